@@ -1,0 +1,34 @@
+// Jest runs the TypeScript sources as native ES modules (NestJS 12 ships ESM only),
+// so it needs node --experimental-vm-modules (see the npm test script).
+const esm = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: {
+    '^#(config|contract|core|database|queue)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
+    '^#(api|admin|worker)/(.*)\\.js$': '<rootDir>/apps/$1/src/$2',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
+  },
+  testEnvironment: 'node',
+};
+
+export default {
+  rootDir: '.',
+  testTimeout: 30000,
+  projects: [
+    { ...esm, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      ...esm,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.ts',
+    },
+    {
+      ...esm,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.ts',
+    },
+  ],
+};

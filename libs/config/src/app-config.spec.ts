@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from './app-config.js';
+
+const secrets = {
+  API_KEY_PEPPER: 'p'.repeat(32),
+  CURSOR_SECRET: 'c'.repeat(32),
+};
+
+describe('loadConfig', () => {
+  it('applies defaults and parses types', () => {
+    const config = loadConfig({ ...secrets, PORT: '8080', WEBHOOKS_ALLOW_PRIVATE: 'true' });
+    expect(config.PORT).toBe(8080);
+    expect(config.WEBHOOKS_ALLOW_PRIVATE).toBe(true);
+    expect(config.DATABASE_URL).toMatch(/^postgres:\/\//);
+    expect(config.AUTH_CACHE_TTL_MS).toBe(500);
+  });
+
+  it('names every missing or malformed variable', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'API_KEY_PEPPER', 'CURSOR_SECRET']) {
+      expect(message).toContain(name);
+    }
+  });
+
+  it('refuses a short pepper and a revocation window over one second', () => {
+    expect(() => loadConfig({ ...secrets, API_KEY_PEPPER: 'short' })).toThrow(/API_KEY_PEPPER/);
+    expect(() => loadConfig({ ...secrets, AUTH_CACHE_TTL_MS: '5000' })).toThrow(/AUTH_CACHE_TTL_MS/);
+  });
+});

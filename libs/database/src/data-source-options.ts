@@ -1,0 +1,33 @@
+import type { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations.js';
+
+export interface DatabaseConnectionSettings {
+  url: string;
+  /** Connections per process. */
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** The one description of how the service talks to PostgreSQL: the schema only changes by migrations. */
+export function buildDataSourceOptions(settings: DatabaseConnectionSettings): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: settings.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    applicationName: settings.applicationName ?? 'scheduling-api',
+    extra: {
+      max: settings.poolSize ?? 10,
+      // A request never waits forever for a connection or a query.
+      connectionTimeoutMillis: 5000,
+      statement_timeout: 15000,
+      idle_in_transaction_session_timeout: 30000,
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { ApiKeyEntity } from './entities/api-key.entity.js';
+import { AppointmentEntity } from './entities/appointment.entity.js';
+import { BusinessEntity } from './entities/business.entity.js';
+import { ClientEntity } from './entities/client.entity.js';
+import { DeliveryAttemptEntity } from './entities/delivery-attempt.entity.js';
+import { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
+import { MemberEntity } from './entities/member.entity.js';
+import { NoticeDeliveryEntity } from './entities/notice-delivery.entity.js';
+import { NoticeEntity } from './entities/notice.entity.js';
+import { PaymentEntity } from './entities/payment.entity.js';
+import { SaleItemEntity } from './entities/sale-item.entity.js';
+import { SaleEntity } from './entities/sale.entity.js';
+import { ServiceEntity } from './entities/service.entity.js';
+import { StaffServiceEntity } from './entities/staff-service.entity.js';
+import { StaffTimeBlockEntity } from './entities/staff-time-block.entity.js';
+import { StaffWorkingHoursEntity } from './entities/staff-working-hours.entity.js';
+import { StaffEntity } from './entities/staff.entity.js';
+import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
+
+export const ENTITIES = [
+  BusinessEntity,
+  MemberEntity,
+  StaffEntity,
+  StaffWorkingHoursEntity,
+  StaffTimeBlockEntity,
+  StaffServiceEntity,
+  ServiceEntity,
+  ClientEntity,
+  AppointmentEntity,
+  PaymentEntity,
+  SaleEntity,
+  SaleItemEntity,
+  ApiKeyEntity,
+  IdempotencyRecordEntity,
+  WebhookEndpointEntity,
+  NoticeEntity,
+  NoticeDeliveryEntity,
+  DeliveryAttemptEntity,
+];

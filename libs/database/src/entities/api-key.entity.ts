@@ -1,0 +1,46 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BusinessEntity } from './business.entity.js';
+import { MemberEntity } from './member.entity.js';
+
+@Entity({ name: 'api_keys' })
+@Index('api_keys_hash_key', ['keyHash'], { unique: true })
+@Index('api_keys_business_prefix_idx', ['businessId', 'prefix'])
+export class ApiKeyEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'business_id', type: 'uuid' })
+  businessId: string;
+
+  /** The OWNER or PARTNER who created the key. */
+  @Column({ name: 'member_id', type: 'uuid' })
+  memberId: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  /** The first 12 characters of the key, shown to identify it. */
+  @Column({ type: 'text' })
+  prefix: string;
+
+  /** HMAC-SHA256(API_KEY_PEPPER, key), hex. The key itself is never stored. */
+  @Column({ name: 'key_hash', type: 'text' })
+  keyHash: string;
+
+  @Column({ type: 'text', array: true })
+  scopes: string[];
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt: Date;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+
+  @ManyToOne(() => BusinessEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: BusinessEntity;
+
+  @ManyToOne(() => MemberEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'member_id' })
+  member?: MemberEntity;
+}

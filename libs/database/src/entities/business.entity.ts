@@ -1,0 +1,44 @@
+import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+
+export const PLANS = ['FREE', 'SOLO', 'TEAM'] as const;
+export type Plan = (typeof PLANS)[number];
+
+@Entity({ name: 'businesses' })
+@Check('businesses_plan_check', `plan IN ('FREE', 'SOLO', 'TEAM')`)
+export class BusinessEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ type: 'text', unique: true })
+  slug: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text' })
+  timezone: string;
+
+  @Column({ type: 'text' })
+  country: string;
+
+  @Column({ type: 'text' })
+  currency: string;
+
+  @Column({ type: 'text', nullable: true })
+  locale: string | null;
+
+  @Column({ type: 'text' })
+  plan: Plan;
+
+  @Column({ name: 'auto_confirm', type: 'boolean', default: true })
+  autoConfirm: boolean;
+
+  @Column({ name: 'notification_email', type: 'text', nullable: true })
+  notificationEmail: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}

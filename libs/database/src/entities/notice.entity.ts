@@ -1,0 +1,33 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { BusinessEntity } from './business.entity.js';
+
+/** The transactional outbox: one row per change notice, committed with the change itself. */
+@Entity({ name: 'notices' })
+@Index('notices_unrelayed_idx', ['createdAt'], { where: 'relayed_at IS NULL' })
+@Index('notices_business_created_idx', ['businessId', 'createdAt'])
+export class NoticeEntity {
+  /** The notice id receivers deduplicate on. */
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'business_id', type: 'uuid' })
+  businessId: string;
+
+  @Column({ type: 'text' })
+  type: string;
+
+  /** The notice body exactly as signed and sent. */
+  @Column({ type: 'jsonb' })
+  payload: Record<string, unknown>;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt: Date;
+
+  /** When the relay handed it to the queue; null while waiting in the outbox. */
+  @Column({ name: 'relayed_at', type: 'timestamptz', nullable: true })
+  relayedAt: Date | null;
+
+  @ManyToOne(() => BusinessEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: BusinessEntity;
+}
