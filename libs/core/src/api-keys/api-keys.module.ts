@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { BusinessesModule } from '../businesses/businesses.module.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import { ApiKeysService } from './api-keys.service.js';
+
+@Module({
+  imports: [BusinessesModule],
+  providers: [ApiKeysRepository, ApiKeysService],
+  exports: [ApiKeysService],
+})
+export class ApiKeysModule {}

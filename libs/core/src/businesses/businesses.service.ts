@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { BusinessEntity, PLANS, type Plan } from '#database/entities/business.entity.js';
+import { MEMBER_ROLES, MemberEntity, type MemberRole } from '#database/entities/member.entity.js';
+import { newId } from '#database/new-id.js';
+import { DomainError, notFound, validationFailed } from '../errors/domain-error.js';
+import { checkBusinessProfile } from './business-profile.js';
+import { BusinessesRepository } from './businesses.repository.js';
+
+export interface NewBusiness {
+  slug: string;
+  name: string;
+  timezone: string;
+  country: string;
+  currency: string;
+  plan: string;
+  locale?: string | null;
+  autoConfirm?: boolean;
+  notificationEmail?: string | null;
+}
+
+export interface NewMember {
+  name: string;
+  email: string;
+  role: string;
+}
+
+function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+@Injectable()
+export class BusinessesService {
+  constructor(private readonly businesses: BusinessesRepository) {}
+
+  async create(input: NewBusiness, manager?: EntityManager): Promise<BusinessEntity> {
+    const errors = checkBusinessProfile(input);
+    if (!isPlan(input.plan)) errors.push({ path: '/plan', message: `must be one of ${PLANS.join(', ')}` });
+    if (errors.length > 0) throw validationFailed(errors);
+    if (await this.businesses.findBySlug(input.slug, manager)) {
+      throw validationFailed([{ path: '/slug', message: `a business with slug ${input.slug} already exists` }]);
+    }
+    const now = new Date();
+    const business = Object.assign(new BusinessEntity(), {
+      id: newId(),
+      slug: input.slug,
+      name: input.name,
+      timezone: input.timezone,
+      country: input.country,
+      currency: input.currency,
+      locale: input.locale ?? null,
+      plan: input.plan as Plan,
+      autoConfirm: input.autoConfirm ?? true,
+      notificationEmail: input.notificationEmail ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.businesses.insert(business, manager);
+    return business;
+  }
+
+  async addMember(businessId: string, input: NewMember, manager?: EntityManager): Promise<MemberEntity> {
+    if (!(MEMBER_ROLES as readonly string[]).includes(input.role)) {
+      throw validationFailed([{ path: '/role', message: `must be one of ${MEMBER_ROLES.join(', ')}` }]);
+    }
+    const member = Object.assign(new MemberEntity(), {
+      id: newId(),
+      businessId,
+      name: input.name,
+      email: input.email.toLowerCase(),
+      role: input.role as MemberRole,
+      createdAt: new Date(),
+    });
+    await this.businesses.insertMember(member, manager);
+    return member;
+  }
+
+  async getBySlug(slug: string, manager?: EntityManager): Promise<BusinessEntity> {
+    const business = await this.businesses.findBySlug(slug, manager);
+    if (!business) throw new DomainError('NOT_FOUND', `No business has the slug ${slug}.`);
+    return business;
+  }
+
+  async getById(businessId: string): Promise<BusinessEntity> {
+    const business = await this.businesses.findById(businessId);
+    if (!business) throw notFound('The business');
+    return business;
+  }
+
+  async changePlan(slug: string, plan: string): Promise<BusinessEntity> {
+    if (!isPlan(plan)) throw validationFailed([{ path: '/plan', message: `must be one of ${PLANS.join(', ')}` }]);
+    const business = await this.getBySlug(slug);
+    // API instances cache key lookups for at most AUTH_CACHE_TTL_MS (≤ 1 s), so no broadcast is needed.
+    await this.businesses.updatePlan(business.id, plan);
+    return { ...business, plan };
+  }
+}

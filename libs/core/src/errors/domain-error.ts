@@ -1,0 +1,34 @@
+import type { ErrorCode } from './error-code.js';
+
+export interface FieldError {
+  /** JSON Pointer to the offending value, e.g. /client/phone or /query/limit. */
+  path: string;
+  message: string;
+}
+
+/**
+ * A rule of the product said no. Services throw it; only the HTTP problem filter and the
+ * admin command line know how to present it.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly fieldErrors: FieldError[] = [],
+    /** Seconds the caller should wait before trying again, where that helps. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(detail);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string): DomainError =>
+  new DomainError('NOT_FOUND', `${what} was not found in this business.`);
+
+export const validationFailed = (errors: FieldError[]): DomainError =>
+  new DomainError(
+    'VALIDATION_FAILED',
+    errors.length === 1 ? `${errors[0]!.path}: ${errors[0]!.message}` : `${errors.length} fields are invalid.`,
+    errors,
+  );

@@ -1,0 +1,102 @@
+import { performance } from 'node:perf_hooks';
+import { assertValidPolicy, toDecision } from './rate-limit-decision.js';
+import type { Clock, RateLimitDecision, RateLimitPolicy } from './rate-limit.types.js';
+
+export interface InMemoryRateLimiterOptions {
+  /** Milliseconds; monotonic by default so wall-clock steps (NTP) cannot reopen or stretch a window. */
+  clock?: Clock;
+  /** Hard cap on tracked subjects; beyond it the least recently seen subject is forgotten. */
+  maxSubjects?: number;
+}
+
+const DEFAULT_MAX_SUBJECTS = 10_000;
+
+/**
+ * The same exact sliding log as the Redis script, for one process. Used when Redis is
+ * unreachable, so a degraded instance still limits instead of refusing or admitting everything.
+ *
+ * Memory is bounded twice: a subject's log never exceeds `limit` entries (refusals are not
+ * recorded), and the subject map is kept in least-recently-seen order so idle subjects are
+ * dropped from its front cheaply, with `maxSubjects` as a hard ceiling.
+ */
+export class InMemoryRateLimiter {
+  private readonly logs = new Map<string, number[]>();
+  private readonly windowMs: number;
+  private readonly clock: Clock;
+  private readonly maxSubjects: number;
+
+  constructor(
+    private readonly policy: RateLimitPolicy,
+    options: InMemoryRateLimiterOptions = {},
+  ) {
+    assertValidPolicy(policy);
+    const maxSubjects = options.maxSubjects ?? DEFAULT_MAX_SUBJECTS;
+    if (!Number.isSafeInteger(maxSubjects) || maxSubjects < 1) {
+      throw new RangeError(`maxSubjects must be a positive integer, got ${maxSubjects}`);
+    }
+    this.maxSubjects = maxSubjects;
+    this.windowMs = policy.windowSeconds * 1000;
+    this.clock = options.clock ?? (() => performance.now());
+  }
+
+  consume(subject: string): RateLimitDecision {
+    const now = this.clock();
+    const log = this.touch(subject, now);
+
+    const allowed = log.length < this.policy.limit;
+    if (allowed) {
+      log.push(now);
+    }
+    // log[0] exists: either we just pushed, or the log is full.
+    const msUntilOldestExpires = log[0] + this.windowMs - now;
+    return toDecision(this.policy, allowed, this.policy.limit - log.length, msUntilOldestExpires);
+  }
+
+  /** Number of subjects currently tracked; exposed for tests and metrics. */
+  get size(): number {
+    return this.logs.size;
+  }
+
+  /** Returns the subject's pruned log, moved to the most-recently-seen end of the map. */
+  private touch(subject: string, now: number): number[] {
+    const log = this.logs.get(subject) ?? [];
+    this.logs.delete(subject);
+    this.prune(log, now);
+    this.evictIdle(now);
+    this.logs.set(subject, log);
+    return log;
+  }
+
+  private prune(log: number[], now: number): void {
+    const cutoff = now - this.windowMs;
+    let expired = 0;
+    while (expired < log.length && log[expired] <= cutoff) {
+      expired++;
+    }
+    if (expired > 0) {
+      log.splice(0, expired);
+    }
+  }
+
+  /**
+   * Drops subjects from the least-recently-seen end while their newest entry has expired; stops at
+   * the first live one so each call stays O(1) amortised. Then enforces the hard ceiling, which only
+   * makes a forgotten subject's limit more lenient, never stricter.
+   */
+  private evictIdle(now: number): void {
+    const cutoff = now - this.windowMs;
+    for (const [subject, log] of this.logs) {
+      const newest = log.at(-1);
+      if (newest !== undefined && newest > cutoff) {
+        break;
+      }
+      this.logs.delete(subject);
+    }
+    for (const subject of this.logs.keys()) {
+      if (this.logs.size < this.maxSubjects) {
+        break;
+      }
+      this.logs.delete(subject);
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { loadConfig, type AppConfig } from '#config/app-config.js';
+import { testDatabaseUrl } from './test-database.js';
+
+/** The configuration every test process uses: the test database, local Redis, fixed secrets. */
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: testDatabaseUrl(),
+    API_KEY_PEPPER: 'test-pepper-test-pepper-test-pepper-0001',
+    CURSOR_SECRET: 'test-cursor-secret-test-cursor-secret-01',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'error',
+    ...overrides,
+  });
+}
