@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const CONTRACT_FILE = 'openapi/v1.2.0.yaml';
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  parameters?: (OpenApiParameter | { $ref: string })[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }>;
+  'x-required-scope'?: string;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { version: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+/** Walks up from this module (sources or compiled tree) to the repository's contract file. */
+export function findContractPath(start = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = start;
+  for (;;) {
+    const candidate = join(dir, CONTRACT_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`${CONTRACT_FILE} not found above ${start}`);
+    dir = parent;
+  }
+}
+
+let cached: { yaml: string; document: OpenApiDocument } | undefined;
+
+/** The contract, read and parsed once per process. */
+export function loadContract(): { yaml: string; document: OpenApiDocument } {
+  if (!cached) {
+    const yaml = readFileSync(findContractPath(), 'utf8');
+    cached = { yaml, document: parse(yaml) as OpenApiDocument };
+  }
+  return cached;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export interface OperationEntry {
+  method: string;
+  path: string;
+  operation: OpenApiOperation;
+}
+
+/** Every operation of the document, keyed by operationId. */
+export function operationsById(document: OpenApiDocument): Map<string, OperationEntry> {
+  const map = new Map<string, OperationEntry>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) map.set(operation.operationId, { method, path, operation });
+    }
+  }
+  return map;
+}
+
+/** Resolves a local `#/...` reference inside the document. */
+export function resolveRef<T>(document: OpenApiDocument, value: T | { $ref: string }): T {
+  let current: unknown = value;
+  while (current && typeof current === 'object' && '$ref' in current) {
+    const ref = (current as { $ref: string }).$ref;
+    current = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document);
+  }
+  return current as T;
+}

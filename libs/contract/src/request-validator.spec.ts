@@ -1,0 +1,48 @@
+import { RequestValidator } from './request-validator.js';
+
+const validator = new RequestValidator();
+const uuid = '0190b5a4-7c1e-7000-8000-000000000001';
+
+describe('RequestValidator (compiled from openapi/v1.2.0.yaml)', () => {
+  it('accepts a Form A booking and a Form B booking', () => {
+    expect(validator.validateBody('createAppointment', { staffId: uuid, serviceId: uuid, startAt: '2030-01-07T09:00:00+01:00', client: { id: uuid } }).ok).toBe(true);
+    expect(
+      validator.validateBody('createAppointment', {
+        staffId: uuid, serviceId: uuid, startAt: '2030-01-07T09:00:00Z',
+        client: { name: 'Ana Silva', phone: '+351912345678', email: '' },
+      }).ok,
+    ).toBe(true);
+  });
+
+  it('names an unknown property, both client forms at once, and a short name', () => {
+    const result = validator.validateBody('createAppointment', {
+      staffId: uuid, serviceId: uuid, startAt: '2030-01-07T09:00:00Z', extra: 1,
+      client: { id: uuid, name: 'A', phone: '+351912345678' },
+    });
+    expect(result.ok).toBe(false);
+    const paths = result.ok ? [] : result.problems.map((p) => p.path);
+    expect(paths).toContain('/extra');
+    expect(paths.some((p) => p.startsWith('/client/'))).toBe(true);
+  });
+
+  it('names a bad e-mail, a phone without country code and a bad date-time', () => {
+    const result = validator.validateBody('createAppointment', {
+      staffId: uuid, serviceId: uuid, startAt: 'tomorrow',
+      client: { name: 'Ana Silva', phone: '912345678', email: 'not-an-email' },
+    });
+    const paths = result.ok ? [] : result.problems.map((p) => p.path).sort();
+    expect(paths).toEqual(['/client/email', '/client/phone', '/startAt']);
+  });
+
+  it('coerces the query, applies the default limit and names bad parameters', () => {
+    const ok = validator.validateQuery<{ limit: number }>('listClients', {});
+    expect(ok.ok && ok.value.limit).toBe(50);
+    const bad = validator.validateQuery('listClients', { limit: '0', updatedSince: 'x', foo: '1' });
+    const paths = bad.ok ? [] : bad.problems.map((p) => p.path).sort();
+    expect(paths).toEqual(['/query/foo', '/query/limit', '/query/updatedSince']);
+  });
+
+  it('refuses an operation the contract does not have', () => {
+    expect(() => validator.assertOperation('deleteEverything')).toThrow(/no operation/);
+  });
+});

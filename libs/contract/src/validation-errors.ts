@@ -1,0 +1,117 @@
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from './schema-compiler.js';
+
+export interface FieldProblem {
+  /** JSON Pointer to the offending value. */
+  path: string;
+  message: string;
+}
+
+type SchemaObject = Record<string, unknown>;
+
+/** Makes `#/…` references of a schema taken out of the document point back into it. */
+export function anchorRefs(value: unknown, documentId: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => anchorRefs(v, documentId));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${documentId}${v}` : anchorRefs(v, documentId),
+      ]),
+    );
+  }
+  return value;
+}
+
+/**
+ * Turns Ajv's errors into one clear message per field. For a oneOf/anyOf that failed, Ajv reports
+ * every branch's complaints; the caller most likely meant the branch that came closest, so only
+ * that branch's errors are kept.
+ */
+export class ValidationErrorFormatter {
+  private readonly branchValidators = new WeakMap<object, ValidateFunction>();
+
+  constructor(
+    private readonly ajv: Ajv2020,
+    private readonly documentId: string,
+  ) {}
+
+  format(errors: ErrorObject[] | null | undefined, data: unknown, prefix = ''): FieldProblem[] {
+    const all = errors ?? [];
+    const composite = all
+      .filter((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && e.parentSchema)
+      .sort((a, b) => a.instancePath.length - b.instancePath.length)[0];
+    if (composite) {
+      const at = composite.instancePath;
+      const inside = (e: ErrorObject) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
+      const rest = all.filter((e) => !inside(e));
+      const branchProblems = this.closestBranch(composite, valueAt(data, at), prefix + at);
+      return dedupe([...this.format(rest, data, prefix), ...branchProblems]);
+    }
+    return dedupe(all.map((e) => this.describe(e, prefix)));
+  }
+
+  private closestBranch(error: ErrorObject, value: unknown, path: string): FieldProblem[] {
+    const parent = error.parentSchema as SchemaObject;
+    const branches = (parent[error.keyword] as object[]) ?? [];
+    if (error.keyword === 'oneOf' && (error.params as { passingSchemas?: unknown }).passingSchemas) {
+      return [{ path: path || '/', message: 'matches more than one of the allowed forms' }];
+    }
+    let best: FieldProblem[] | undefined;
+    for (const branch of branches) {
+      const validate = this.validatorFor(branch);
+      if (validate(value)) return [];
+      const problems = this.format(validate.errors, value, path);
+      if (!best || problems.length < best.length) best = problems;
+    }
+    return best ?? [{ path: path || '/', message: 'does not match any allowed form' }];
+  }
+
+  private validatorFor(branch: object): ValidateFunction {
+    let validate = this.branchValidators.get(branch);
+    if (!validate) {
+      validate = this.ajv.compile(anchorRefs(branch, this.documentId) as SchemaObject);
+      this.branchValidators.set(branch, validate);
+    }
+    return validate;
+  }
+
+  private describe(error: ErrorObject, prefix: string): FieldProblem {
+    const base = prefix + error.instancePath;
+    const params = error.params as Record<string, unknown>;
+    switch (error.keyword) {
+      case 'required':
+        return { path: `${base}/${String(params.missingProperty)}`, message: 'is required' };
+      case 'additionalProperties':
+        return { path: `${base}/${String(params.additionalProperty)}`, message: 'is not an allowed property' };
+      case 'const':
+        return { path: base || '/', message: `must be ${JSON.stringify(params.allowedValue)}` };
+      case 'enum':
+        return {
+          path: base || '/',
+          message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+        };
+      default:
+        return { path: base || '/', message: error.message ?? 'is invalid' };
+    }
+  }
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  if (!pointer) return data;
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as SchemaObject)[key] : undefined), data);
+}
+
+function dedupe(problems: FieldProblem[]): FieldProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
