@@ -22,13 +22,15 @@ export default {
       ...esm,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
-      globalSetup: '<rootDir>/test/utils/global-setup.ts',
+      globalSetup: '<rootDir>/test/utils/global-setup.mjs',
+      setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
     },
     {
       ...esm,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/utils/global-setup.ts',
+      globalSetup: '<rootDir>/test/utils/global-setup.mjs',
+      setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
     },
   ],
 };

@@ -2,8 +2,10 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import type { OpenApiDocument } from './openapi-document.js';
 
-// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+// ajv-formats is CommonJS: under ESM its function arrives as the default export's `default`.
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 export const DOCUMENT_ID = 'openapi';
 

@@ -1,0 +1,45 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import type { AppConfig } from '#config/app-config.js';
+import { ConfigModule } from '#config/config.module.js';
+import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
+import { BusinessesModule } from '#core/businesses/businesses.module.js';
+import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
+import { RedisModule } from '#core/redis/redis.module.js';
+import { ServicesModule } from '#core/services/services.module.js';
+import { DatabaseModule } from '#database/database.module.js';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { PlanGuard } from './auth/plan.guard.js';
+import { RateLimitGuard } from './auth/rate-limit.guard.js';
+import { ScopeGuard } from './auth/scope.guard.js';
+import { ContractDocumentController } from './controllers/contract-document.controller.js';
+import { MeController } from './controllers/me.controller.js';
+import { ServicesController } from './controllers/services.controller.js';
+import { ProblemDetailsFilter } from './http/problem-details.filter.js';
+
+@Module({})
+export class ApiModule {
+  static forRoot(config?: AppConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot('scheduling-api'),
+        RedisModule,
+        BusinessesModule,
+        ApiKeysModule,
+        ServicesModule,
+      ],
+      controllers: [ContractDocumentController, MeController, ServicesController],
+      providers: [
+        ApiRateLimiter,
+        // Global guards run in the order listed: the order of checks of decision D2.
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: PlanGuard },
+        { provide: APP_GUARD, useClass: ScopeGuard },
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
+import { DomainError } from '#core/errors/domain-error.js';
+import type { ApiRequest } from '../http/api-request.js';
+import { isPublicRoute } from './is-public-route.js';
+
+const INVALID = 'Send a valid API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".';
+
+/** First gate (D2): who is calling. Missing, malformed, unknown and revoked keys look the same. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (isPublicRoute(this.reflector, context)) return true;
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const key = presentedKey(req);
+    const authenticated = key ? await this.keys.authenticate(key) : null;
+    if (!authenticated) throw new DomainError('API_KEY_INVALID', INVALID);
+    req.apiKey = authenticated;
+    return true;
+  }
+}
+
+/** The key from either scheme; null when absent, when sent twice differently, or malformed. */
+function presentedKey(req: ApiRequest): string | null {
+  const authorization = req.headers.authorization;
+  const headerKey = req.headers['x-api-key'];
+  if (Array.isArray(headerKey)) return null;
+  let bearer: string | undefined;
+  if (authorization !== undefined) {
+    const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
+    if (!match) return null;
+    bearer = match[1];
+  }
+  if (bearer !== undefined && headerKey !== undefined && bearer !== headerKey.trim()) return null;
+  return bearer ?? headerKey?.trim() ?? null;
+}

@@ -1,0 +1,39 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { DomainError } from '#core/errors/domain-error.js';
+import { rateLimitHeaders } from '#core/rate-limit/rate-limit-headers.js';
+import { API_RATE_LIMIT_POLICY } from '#core/rate-limit/rate-limit.types.js';
+import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
+import type { ApiRequest } from '../http/api-request.js';
+import { isPublicRoute } from './is-public-route.js';
+
+/** Second gate (D2): 120 requests per rolling minute per key, shared by every instance (D11). */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limiter: ApiRateLimiter,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (isPublicRoute(this.reflector, context)) return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<ApiRequest>();
+    const res = http.getResponse<Response>();
+    const decision = await this.limiter.consume(req.apiKey!.keyId);
+    const headers = rateLimitHeaders(decision, API_RATE_LIMIT_POLICY);
+    for (const [name, value] of Object.entries(headers)) {
+      if (name.toLowerCase() !== 'retry-after') res.setHeader(name, value);
+    }
+    if (!decision.allowed) {
+      throw new DomainError(
+        'API_RATE_LIMIT',
+        `More than ${API_RATE_LIMIT_POLICY.limit} requests in ${API_RATE_LIMIT_POLICY.windowSeconds} s for this key; retry after ${decision.retryAfterSeconds} s.`,
+        [],
+        decision.retryAfterSeconds ?? 1,
+      );
+    }
+    return true;
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { DomainError } from '#core/errors/domain-error.js';
+import type { Scope } from '#core/scopes/scope.js';
+import type { ApiRequest } from '../http/api-request.js';
+import { REQUIRED_SCOPE } from './route-access.decorators.js';
+
+/** Fourth gate (D2): the route's scope must be among the key's. */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const scope = this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, context.getHandler());
+    if (!scope) return true;
+    const { scopes } = context.switchToHttp().getRequest<ApiRequest>().apiKey!;
+    if (!scopes.includes(scope)) {
+      throw new DomainError('API_SCOPE_MISSING', `This operation needs the scope ${scope}, which the key does not have.`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,22 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFactory } from '@nestjs/core';
+import type { AppConfig } from '#config/app-config.js';
+import { ApiModule } from './api.module.js';
+import { jsonBodyMiddleware } from './http/json-body.js';
+import { requestIdMiddleware } from './http/request-id.middleware.js';
+
+export const API_PREFIX = 'v1/api';
+
+/** Builds the API application exactly as production runs it; e2e tests call this too. */
+export async function createApiApp(config?: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+    bodyParser: false,
+    logger: config?.NODE_ENV === 'test' ? ['error', 'fatal'] : undefined,
+  });
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(jsonBodyMiddleware);
+  app.setGlobalPrefix(API_PREFIX);
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,46 @@
+import type { ErrorCode } from '#core/errors/error-code.js';
+import type { FieldError } from '#core/errors/domain-error.js';
+
+/** HTTP status and title of every problem code: the one place that knows (D3). */
+export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }> = {
+  VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
+  IDEMPOTENCY_KEY_INVALID: { status: 400, title: 'The Idempotency-Key header is missing or invalid' },
+  CURSOR_INVALID: { status: 400, title: 'The cursor is not valid for this query' },
+  API_KEY_INVALID: { status: 401, title: 'The API key is missing, invalid or revoked' },
+  PLAN_INTEGRATIONS: { status: 402, title: 'The business plan has no integrations' },
+  API_SCOPE_MISSING: { status: 403, title: 'The API key lacks the scope of this operation' },
+  NOT_FOUND: { status: 404, title: 'Not found' },
+  SLOT_TAKEN: { status: 409, title: 'The slot is taken' },
+  SLOT_UNAVAILABLE: { status: 409, title: 'The slot is not available for booking' },
+  CLIENT_EXISTS: { status: 409, title: 'The client already exists' },
+  APPOINTMENT_NOT_ACTIVE: { status: 409, title: 'The appointment is no longer active' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, title: 'The Idempotency-Key was used with a different request' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be application/json' },
+  API_RATE_LIMIT: { status: 429, title: 'Too many requests' },
+  INTERNAL: { status: 500, title: 'Internal error' },
+};
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  requestId: string;
+  errors?: FieldError[];
+}
+
+export function problemBody(code: ErrorCode, detail: string, requestId: string, errors: FieldError[] = []): ProblemBody {
+  const { status, title } = PROBLEM_TYPES[code];
+  return {
+    type: `https://docs.scheduling.example/problems/${code.toLowerCase().replace(/_/g, '-')}`,
+    title,
+    status,
+    code,
+    detail,
+    requestId,
+    ...(errors.length > 0 ? { errors } : {}),
+  };
+}

@@ -1,0 +1,24 @@
+import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
+import { isScope, SCOPE_DESCRIPTIONS } from '#core/scopes/scope.js';
+import type { Schemas } from '#contract/contract-types.js';
+import type { BusinessEntity } from '#database/entities/business.entity.js';
+import { isoTime } from './iso-time.js';
+
+export function toMe(business: BusinessEntity, key: AuthenticatedKey): Schemas['Me'] {
+  return {
+    business: {
+      slug: business.slug,
+      name: business.name,
+      timezone: business.timezone,
+      country: business.country,
+      currency: business.currency,
+      locale: business.locale,
+    },
+    key: {
+      name: key.keyName,
+      prefix: key.prefix,
+      createdAt: isoTime(key.keyCreatedAt),
+      scopes: key.scopes.filter(isScope).map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
+    },
+  };
+}

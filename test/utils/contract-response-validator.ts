@@ -1,0 +1,121 @@
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  HTTP_METHODS,
+  loadContract,
+  resolveRef,
+  type OpenApiDocument,
+  type OpenApiOperation,
+} from '#contract/openapi-document.js';
+import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
+import { anchorRefs } from '#contract/validation-errors.js';
+
+export interface ObservedResponse {
+  method: string;
+  /** The path after the /v1/api prefix, with its query string removed. */
+  path: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body text. */
+  text: string;
+}
+
+interface ResponseObject {
+  content?: Record<string, { schema: unknown }>;
+  headers?: Record<string, { required?: boolean; schema?: unknown } | { $ref: string }>;
+}
+
+/**
+ * Checks a response against openapi/v1.2.0.yaml: the status is declared for the operation, the
+ * media type and body match its schema, and the required headers are present and valid.
+ */
+export class ContractResponseValidator {
+  private readonly ajv: Ajv2020;
+  private readonly routes: { method: string; pattern: RegExp; operation: OpenApiOperation }[] = [];
+  private readonly compiled = new Map<object, ValidateFunction>();
+  /** operationId → statuses seen, for coverage reports. */
+  readonly seen = new Map<string, Set<number>>();
+
+  constructor(private readonly document: OpenApiDocument = loadContract().document) {
+    this.ajv = createAjv(document, { coerceTypes: false });
+    for (const [path, item] of Object.entries(document.paths)) {
+      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      for (const method of HTTP_METHODS) {
+        const operation = item[method];
+        if (operation) this.routes.push({ method, pattern, operation });
+      }
+    }
+  }
+
+  /** Problems found; empty when the response conforms. */
+  check(response: ObservedResponse): string[] {
+    const problems: string[] = [];
+    if (!response.headers['x-request-id']) problems.push('X-Request-Id header is missing');
+    const route = this.routes.find((r) => r.method === response.method.toLowerCase() && r.pattern.test(response.path));
+    const contentType = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
+
+    if (!route) {
+      // Outside the operations only errors are expected: they must still be problem details.
+      if (response.status >= 400) problems.push(...this.checkBody({ $ref: '#/components/schemas/Problem' }, response.text, 'application/problem+json', contentType));
+      return problems;
+    }
+    const { operation } = route;
+    const statuses = this.seen.get(operation.operationId) ?? new Set<number>();
+    statuses.add(response.status);
+    this.seen.set(operation.operationId, statuses);
+
+    const declared =
+      operation.responses[String(response.status)] ??
+      operation.responses[`${String(response.status)[0]}XX`] ??
+      operation.responses.default;
+    if (!declared) {
+      problems.push(`${operation.operationId}: status ${response.status} is not declared`);
+      return problems;
+    }
+    const responseObject = resolveRef<ResponseObject>(this.document, declared);
+    for (const [name, header] of Object.entries(responseObject.headers ?? {})) {
+      const resolved = resolveRef<{ required?: boolean; schema?: unknown }>(this.document, header);
+      const value = response.headers[name.toLowerCase()];
+      if (value === undefined) {
+        if (resolved.required) problems.push(`${operation.operationId} ${response.status}: header ${name} is missing`);
+        continue;
+      }
+      if (resolved.schema) {
+        const validate = this.validator(resolved.schema as object);
+        const text = Array.isArray(value) ? value.join(', ') : value;
+        const typed = /^-?\d+$/.test(text) && (resolved.schema as { type?: string }).type === 'integer' ? Number(text) : text;
+        if (!validate(typed)) problems.push(`${operation.operationId} ${response.status}: header ${name}=${text} ${this.ajv.errorsText(validate.errors)}`);
+      }
+    }
+    const media = Object.entries(responseObject.content ?? {});
+    if (media.length === 0) return problems;
+    const match = media.find(([type]) => type === contentType);
+    if (!match) {
+      problems.push(`${operation.operationId} ${response.status}: content type ${contentType || '(none)'} is not one of ${media.map(([t]) => t).join(', ')}`);
+      return problems;
+    }
+    problems.push(...this.checkBody(match[1].schema, response.text, match[0], contentType).map((p) => `${operation.operationId} ${response.status}: ${p}`));
+    return problems;
+  }
+
+  private checkBody(schema: unknown, text: string, expectedType: string, contentType: string): string[] {
+    if (contentType !== expectedType) return [`content type ${contentType || '(none)'} is not ${expectedType}`];
+    if (expectedType.endsWith('yaml')) return [];
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return ['body is not JSON'];
+    }
+    const validate = this.validator(schema as object);
+    return validate(body) ? [] : [`body does not match the schema: ${this.ajv.errorsText(validate.errors)} in ${text.slice(0, 500)}`];
+  }
+
+  private validator(schema: object): ValidateFunction {
+    let validate = this.compiled.get(schema);
+    if (!validate) {
+      validate = this.ajv.compile(anchorRefs(schema, DOCUMENT_ID) as Record<string, unknown>);
+      this.compiled.set(schema, validate);
+    }
+    return validate;
+  }
+}

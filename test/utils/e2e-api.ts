@@ -1,0 +1,83 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import type { AppConfig } from '#config/app-config.js';
+import { createApiApp } from '#api/configure-app.js';
+import { ContractResponseValidator } from './contract-response-validator.js';
+import { testConfig } from './test-config.js';
+
+export const BASE = '/v1/api';
+const validator = new ContractResponseValidator();
+
+export interface CallOptions {
+  key?: string;
+  /** Send the key in X-API-Key instead of Authorization: Bearer. */
+  keyHeader?: 'bearer' | 'x-api-key';
+  headers?: Record<string, string>;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  /** A raw body string, sent as is (for malformed JSON, wrong media types). */
+  rawBody?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  body: any;
+}
+
+/**
+ * The real API bootstrap on an ephemeral port. Every call goes through the contract validator:
+ * a response that does not conform to openapi/v1.2.0.yaml fails the test that made it.
+ */
+export class E2eApi {
+  private constructor(readonly app: NestExpressApplication) {}
+
+  static async start(config: AppConfig = testConfig()): Promise<E2eApi> {
+    const app = await createApiApp(config);
+    await app.init();
+    return new E2eApi(app);
+  }
+
+  async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    const url = path.startsWith('/v1/') || path.startsWith('/docs') || path.startsWith('/health') ? path : `${BASE}${path}`;
+    let req = request(this.app.getHttpServer())[method.toLowerCase() as 'get'](url);
+    if (options.key) {
+      req = options.keyHeader === 'x-api-key' ? req.set('X-API-Key', options.key) : req.set('Authorization', `Bearer ${options.key}`);
+    }
+    for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
+    if (options.query) req = req.query(options.query);
+    if (options.rawBody !== undefined) req = req.send(options.rawBody);
+    else if (options.body !== undefined) req = req.send(options.body as object);
+    const res = await req;
+    const response: ApiResponse = {
+      status: res.status,
+      headers: res.headers as Record<string, string>,
+      text: res.text,
+      body: res.body,
+    };
+    const problems = validator.check({
+      method,
+      path: url.replace(BASE, '').split('?')[0]!,
+      status: res.status,
+      headers: res.headers as Record<string, string>,
+      text: res.text,
+    });
+    if (problems.length > 0) {
+      throw new Error(`Response to ${method} ${url} breaks the contract:\n  ${problems.join('\n  ')}`);
+    }
+    return response;
+  }
+
+  get(path: string, options?: CallOptions): Promise<ApiResponse> {
+    return this.call('GET', path, options);
+  }
+
+  post(path: string, options?: CallOptions): Promise<ApiResponse> {
+    return this.call('POST', path, options);
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+}
