@@ -23,15 +23,15 @@ export class RateLimitGuard implements CanActivate {
     const res = http.getResponse<Response>();
     const decision = await this.limiter.consume(req.apiKey!.keyId);
     const headers = rateLimitHeaders(decision, API_RATE_LIMIT_POLICY);
-    for (const [name, value] of Object.entries(headers)) {
-      if (name.toLowerCase() !== 'retry-after') res.setHeader(name, value);
-    }
+    const { 'Retry-After': retryAfter, ...always } = headers;
+    // Set now, so that every later answer of this request (402, 403, 400, …) carries them too.
+    for (const [name, value] of Object.entries(always)) res.setHeader(name, value);
     if (!decision.allowed) {
       throw new DomainError(
         'API_RATE_LIMIT',
-        `More than ${API_RATE_LIMIT_POLICY.limit} requests in ${API_RATE_LIMIT_POLICY.windowSeconds} s for this key; retry after ${decision.retryAfterSeconds} s.`,
+        `More than ${API_RATE_LIMIT_POLICY.limit} requests in ${API_RATE_LIMIT_POLICY.windowSeconds} s for this key; retry after ${retryAfter} s.`,
         [],
-        decision.retryAfterSeconds ?? 1,
+        Number(retryAfter),
       );
     }
     return true;
