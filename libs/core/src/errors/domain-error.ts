@@ -29,6 +29,6 @@ export const notFound = (what: string): DomainError =>
 export const validationFailed = (errors: FieldError[]): DomainError =>
   new DomainError(
     'VALIDATION_FAILED',
-    errors.length === 1 ? `${errors[0]!.path}: ${errors[0]!.message}` : `${errors.length} fields are invalid.`,
+    errors.length === 1 ? `${errors[0].path}: ${errors[0].message}` : `${errors.length} fields are invalid.`,
     errors,
   );
