@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
@@ -24,6 +24,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         ConfigModule.forRoot(config),
+        DiscoveryModule,
         DatabaseModule.forRoot('scheduling-api'),
         RedisModule,
         BusinessesModule,
