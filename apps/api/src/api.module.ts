@@ -12,6 +12,7 @@ import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { ScopeGuard } from './auth/scope.guard.js';
+import { HealthController } from './controllers/health.controller.js';
 import { ContractDocumentController } from './controllers/contract-document.controller.js';
 import { MeController } from './controllers/me.controller.js';
 import { ServicesController } from './controllers/services.controller.js';
@@ -31,7 +32,7 @@ export class ApiModule {
         ApiKeysModule,
         ServicesModule,
       ],
-      controllers: [ContractDocumentController, MeController, ServicesController],
+      controllers: [HealthController, ContractDocumentController, MeController, ServicesController],
       providers: [
         ApiRateLimiter,
         // Global guards run in the order listed: the order of checks of decision D2.

@@ -16,7 +16,7 @@ export async function createApiApp(config?: AppConfig): Promise<NestExpressAppli
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   app.use(jsonBodyMiddleware);
-  app.setGlobalPrefix(API_PREFIX);
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live'] });
   app.enableShutdownHooks();
   return app;
 }

@@ -1,0 +1,48 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { QueueEvents, type Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { WorkerModule } from '#worker/worker.module.js';
+import { MAINTENANCE_QUEUE, MaintenanceJob } from '#queue/queues.js';
+import { newId } from '#database/new-id.js';
+import { BusinessesModule } from '#core/businesses/businesses.module.js';
+import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
+import { testConfig } from '../../utils/test-config.js';
+import { createTenant } from '../../utils/tenant-factory.js';
+
+@Module({ imports: [WorkerModule.forRoot(testConfig()), BusinessesModule, ApiKeysModule] })
+class WorkerWithKeysModule {}
+
+let app: INestApplicationContext;
+beforeAll(async () => {
+  app = await NestFactory.createApplicationContext(WorkerWithKeysModule, { logger: ['error'] });
+});
+afterAll(() => app.close());
+
+describe('worker: idempotency record purge', () => {
+  it('deletes records past their retention through the real BullMQ queue, and keeps the others', async () => {
+    const tenant = await createTenant(app);
+    const db = app.get(DataSource);
+    const [{ id: keyId }] = (await db.query('SELECT id FROM api_keys WHERE prefix = $1', [tenant.prefix])) as { id: string }[];
+    const insert = (idempotencyKey: string, expiresAt: string) =>
+      db.query(
+        `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body, response_content_type, expires_at)
+         VALUES ($1, $2, $3, 'f', 201, '{}', 'application/json', ${expiresAt})`,
+        [newId(), keyId, idempotencyKey],
+      );
+    await insert('expired-key-1', "now() - interval '1 minute'");
+    await insert('fresh-key-01', "now() + interval '23 hours'");
+
+    const queue = app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
+    const events = new QueueEvents(MAINTENANCE_QUEUE, { connection: { url: testConfig().REDIS_URL } });
+    await events.waitUntilReady();
+    const job = await queue.add(MaintenanceJob.PurgeIdempotencyRecords, {});
+    const result = (await job.waitUntilFinished(events, 10_000)) as { purged: number };
+    await events.close();
+
+    expect(result.purged).toBeGreaterThanOrEqual(1);
+    const left = (await db.query('SELECT idempotency_key FROM idempotency_records WHERE api_key_id = $1', [keyId])) as { idempotency_key: string }[];
+    expect(left.map((r) => r.idempotency_key)).toEqual(['fresh-key-01']);
+  });
+});
