@@ -24,7 +24,7 @@ describe('worker: idempotency record purge', () => {
   it('deletes records past their retention through the real BullMQ queue, and keeps the others', async () => {
     const tenant = await createTenant(app);
     const db = app.get(DataSource);
-    const [{ id: keyId }] = (await db.query('SELECT id FROM api_keys WHERE prefix = $1', [tenant.prefix])) as { id: string }[];
+    const [{ id: keyId }] = await db.query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [tenant.prefix]);
     const insert = (idempotencyKey: string, expiresAt: string) =>
       db.query(
         `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body, response_content_type, expires_at)
@@ -42,7 +42,10 @@ describe('worker: idempotency record purge', () => {
     await events.close();
 
     expect(result.purged).toBeGreaterThanOrEqual(1);
-    const left = (await db.query('SELECT idempotency_key FROM idempotency_records WHERE api_key_id = $1', [keyId])) as { idempotency_key: string }[];
+    const left = await db.query<{ idempotency_key: string }[]>(
+      'SELECT idempotency_key FROM idempotency_records WHERE api_key_id = $1',
+      [keyId],
+    );
     expect(left.map((r) => r.idempotency_key)).toEqual(['fresh-key-01']);
   });
 });
