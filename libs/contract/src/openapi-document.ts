@@ -73,7 +73,7 @@ export function operationsById(document: OpenApiDocument): Map<string, Operation
 }
 
 /** Resolves a local `#/...` reference inside the document. */
-export function resolveRef<T>(document: OpenApiDocument, value: T | { $ref: string }): T {
+export function resolveRef<T>(document: OpenApiDocument, value: unknown): T {
   let current: unknown = value;
   while (current && typeof current === 'object' && '$ref' in current) {
     const ref = (current as { $ref: string }).$ref;
