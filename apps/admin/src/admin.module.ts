@@ -1,0 +1,24 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { AppConfig } from '#config/app-config.js';
+import { ConfigModule } from '#config/config.module.js';
+import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
+import { BusinessesModule } from '#core/businesses/businesses.module.js';
+import { FixturesModule } from '#core/fixtures/fixtures.module.js';
+import { DatabaseModule } from '#database/database.module.js';
+
+/** What the admin commands use: the domain modules the API uses, without HTTP, queues or Redis. */
+@Module({})
+export class AdminModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AdminModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot('scheduling-admin'),
+        BusinessesModule,
+        ApiKeysModule,
+        FixturesModule,
+      ],
+    };
+  }
+}

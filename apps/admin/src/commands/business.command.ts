@@ -1,0 +1,130 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { BusinessesService } from '#core/businesses/businesses.service.js';
+import { PLANS, type BusinessEntity } from '#database/entities/business.entity.js';
+import { MEMBER_ROLES, type MemberEntity } from '#database/entities/member.entity.js';
+import type { CommandContext } from './command-context.js';
+
+interface CreateOptions {
+  slug: string;
+  name: string;
+  timezone: string;
+  country: string;
+  currency: string;
+  plan: string;
+  locale?: string;
+  autoConfirm?: boolean;
+  notificationEmail?: string;
+}
+
+interface PlanOptions {
+  business: string;
+  plan: string;
+}
+
+interface MemberAddOptions {
+  business: string;
+  name: string;
+  email: string;
+  role: string;
+}
+
+function parseBoolean(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('Expected true or false.');
+}
+
+function presentBusiness(business: BusinessEntity): object {
+  return {
+    id: business.id,
+    slug: business.slug,
+    name: business.name,
+    timezone: business.timezone,
+    country: business.country,
+    currency: business.currency,
+    locale: business.locale,
+    plan: business.plan,
+    autoConfirm: business.autoConfirm,
+    notificationEmail: business.notificationEmail,
+    createdAt: business.createdAt,
+    updatedAt: business.updatedAt,
+  };
+}
+
+function presentMember(member: MemberEntity, businessSlug: string): object {
+  return {
+    id: member.id,
+    business: businessSlug,
+    name: member.name,
+    email: member.email,
+    role: member.role,
+    createdAt: member.createdAt,
+  };
+}
+
+export function registerBusinessCommands(program: Command, context: CommandContext): void {
+  const business = program.command('business').description('businesses and their members');
+
+  business
+    .command('create')
+    .description('create a business (nothing else); prints it')
+    .requiredOption('--slug <slug>', 'unique address name, e.g. salon-lisboa')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--timezone <tz>', 'IANA time zone, e.g. Europe/Lisbon')
+    .requiredOption('--country <cc>', 'ISO 3166-1 alpha-2 code, e.g. PT')
+    .requiredOption('--currency <cur>', 'ISO 4217 code, e.g. EUR')
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLANS).makeOptionMandatory())
+    .option('--locale <locale>', 'BCP 47 language tag, e.g. pt-PT')
+    .option('--auto-confirm <bool>', 'confirm bookings at once (default true)', parseBoolean)
+    .option('--notification-email <email>', 'address that receives booking e-mails')
+    .action((options: CreateOptions) =>
+      context.run(async (app) =>
+        presentBusiness(
+          await app.get(BusinessesService).create({
+            slug: options.slug,
+            name: options.name,
+            timezone: options.timezone,
+            country: options.country,
+            currency: options.currency,
+            plan: options.plan,
+            locale: options.locale,
+            autoConfirm: options.autoConfirm,
+            notificationEmail: options.notificationEmail,
+          }),
+        ),
+      ),
+    );
+
+  business
+    .command('plan')
+    .description('change the plan of a business; prints it')
+    .requiredOption('--business <slug>', 'business slug')
+    .addOption(new Option('--plan <plan>', 'new plan').choices(PLANS).makeOptionMandatory())
+    .action((options: PlanOptions) =>
+      context.run(async (app) =>
+        presentBusiness(await app.get(BusinessesService).changePlan(options.business, options.plan)),
+      ),
+    );
+
+  const member = business.command('member').description('members of a business (who may create keys)');
+
+  member
+    .command('add')
+    .description('add a member; prints it')
+    .requiredOption('--business <slug>', 'business slug')
+    .requiredOption('--name <name>', 'full name')
+    .requiredOption('--email <email>', 'e-mail address, unique in the business')
+    .addOption(new Option('--role <role>', 'role').choices(MEMBER_ROLES).makeOptionMandatory())
+    .action((options: MemberAddOptions) =>
+      context.run(async (app) => {
+        const businesses = app.get(BusinessesService);
+        const found = await businesses.getBySlug(options.business);
+        const added = await businesses.addMember(found.id, {
+          name: options.name,
+          email: options.email,
+          role: options.role,
+        });
+        return presentMember(added, found.slug);
+      }),
+    );
+}

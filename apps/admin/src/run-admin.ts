@@ -1,0 +1,94 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig, type AppConfig } from '#config/app-config.js';
+import { DomainError } from '#core/errors/domain-error.js';
+import { withAdminContext } from './admin-context.js';
+import { registerBusinessCommands } from './commands/business.command.js';
+import type { CommandContext } from './commands/command-context.js';
+import { registerFixturesCommands } from './commands/fixtures.command.js';
+import { registerKeyCommands } from './commands/key.command.js';
+import { registerMigrateCommand } from './commands/migrate.command.js';
+
+export interface AdminOutput {
+  write(text: string): unknown;
+}
+
+export interface AdminIo {
+  stdout: AdminOutput;
+  stderr: AdminOutput;
+}
+
+/** Exit codes: 0 done, 1 refused or failed (domain or unexpected error), 2 wrong usage. */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** Codes of the command line's own errors, beside the domain's (D3). */
+type AdminErrorCode = DomainError['code'] | 'USAGE' | 'CONFIG_INVALID';
+
+interface ErrorReport {
+  error: { code: AdminErrorCode; detail: string; errors?: { path: string; message: string }[] };
+}
+
+function printJson(out: AdminOutput, value: object): void {
+  out.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function buildProgram(io: AdminIo, context: CommandContext): Command {
+  const program = new Command('admin')
+    .description('Administer the scheduling service. Every command prints one JSON object.')
+    // In-process and testable: commander throws instead of exiting, and its error text is
+    // replaced by the JSON report of runAdmin.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: () => undefined,
+      outputError: () => undefined,
+    });
+
+  // One register function per command group, each in commands/<group>.command.ts.
+  registerMigrateCommand(program, context);
+  registerFixturesCommands(program, context);
+  registerBusinessCommands(program, context);
+  registerKeyCommands(program, context);
+  return program;
+}
+
+function report(error: unknown): { exitCode: number; body: ErrorReport } {
+  if (error instanceof CommanderError) {
+    // Commander raises 'commander.help' when a command group is given no command.
+    const detail =
+      error.code === 'commander.help' ? 'A command is missing; run with --help to see the commands.' : error.message;
+    return { exitCode: EXIT_USAGE, body: { error: { code: 'USAGE', detail: detail.replace(/^error: /, '') } } };
+  }
+  if (error instanceof DomainError) {
+    const body: ErrorReport = { error: { code: error.code, detail: error.detail } };
+    if (error.fieldErrors.length > 0) body.error.errors = error.fieldErrors;
+    return { exitCode: EXIT_FAILED, body };
+  }
+  if (error instanceof ConfigError) {
+    return { exitCode: EXIT_FAILED, body: { error: { code: 'CONFIG_INVALID', detail: error.message } } };
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return { exitCode: EXIT_FAILED, body: { error: { code: 'INTERNAL', detail } } };
+}
+
+/**
+ * Runs one admin command (operations.md) and returns the exit code; never exits the process.
+ * The result is printed on stdout as one JSON object, an error on stderr as { error: { code,
+ * detail, errors? } }. `config` defaults to the environment, read only when a command needs it.
+ */
+export async function runAdmin(argv: readonly string[], io: AdminIo, config?: AppConfig): Promise<number> {
+  const context: CommandContext = {
+    run: async (work) => printJson(io.stdout, await withAdminContext(config ?? loadConfig(), work)),
+  };
+  try {
+    await buildProgram(io, context).parseAsync([...argv], { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    // --help is delivered as an error with exit code 0.
+    if (error instanceof CommanderError && error.exitCode === 0) return EXIT_OK;
+    const { exitCode, body } = report(error);
+    printJson(io.stderr, body);
+    return exitCode;
+  }
+}

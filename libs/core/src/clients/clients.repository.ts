@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { ClientEntity } from '#database/entities/client.entity.js';
+import { DomainError } from '../errors/domain-error.js';
+
+/** The name of the constraint a failed statement violated, if that is why it failed. */
+function violatedConstraint(error: unknown): string | undefined {
+  if (!(error instanceof QueryFailedError)) return undefined;
+  const { constraint } = error.driverError as { constraint?: unknown };
+  return typeof constraint === 'string' ? constraint : undefined;
+}
+
+@Injectable()
+export class ClientsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts a client. The unique indexes on phone and lower(email) decide whether the client
+   * already exists, so two concurrent creations cannot both succeed: their violation is CLIENT_EXISTS.
+   */
+  async insert(client: ClientEntity, manager?: EntityManager): Promise<void> {
+    try {
+      await (manager ?? this.dataSource.manager).getRepository(ClientEntity).insert(client);
+    } catch (error) {
+      const constraint = violatedConstraint(error);
+      if (constraint === 'clients_business_phone_key') {
+        throw new DomainError('CLIENT_EXISTS', `A client with the phone ${client.phone} already exists.`);
+      }
+      if (constraint === 'clients_business_email_key') {
+        throw new DomainError('CLIENT_EXISTS', `A client with the e-mail ${client.email} already exists.`);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
+import { PaymentEntity } from '#database/entities/payment.entity.js';
+
+@Injectable()
+export class PaymentsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(payment: PaymentEntity, manager?: EntityManager): Promise<void> {
+    // TypeORM's insert type cannot describe a jsonb column typed Record<string, unknown>
+    // (instrumentData); the entity is complete, so the cast loses nothing.
+    await (manager ?? this.dataSource.manager)
+      .getRepository(PaymentEntity)
+      .insert(payment as QueryDeepPartialEntity<PaymentEntity>);
+  }
+}

@@ -1,0 +1,11 @@
+import { randomBytes } from 'node:crypto';
+
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+/**
+ * A new signing secret in the Standard Webhooks form (D9): whsec_ + base64 of 32 random bytes,
+ * which the standardwebhooks and svix libraries accept as is.
+ */
+export function generateWebhookSecret(): string {
+  return WEBHOOK_SECRET_PREFIX + randomBytes(32).toString('base64');
+}

@@ -1,0 +1,47 @@
+import { checkWebhookUrl } from './webhook-url.js';
+
+describe('checkWebhookUrl', () => {
+  it('accepts public https addresses', () => {
+    expect(checkWebhookUrl('https://hooks.example/in', false)).toBeNull();
+    expect(checkWebhookUrl('https://93.184.216.34:8443/hook?x=1', false)).toBeNull();
+    expect(checkWebhookUrl('https://[2606:2800:220:1::]/hook', false)).toBeNull();
+  });
+
+  it('refuses http, other schemes and relative or malformed addresses', () => {
+    expect(checkWebhookUrl('http://hooks.example/in', false)).toBe('must be an https URL');
+    expect(checkWebhookUrl('ftp://hooks.example/in', false)).toBe('must be an https URL');
+    expect(checkWebhookUrl('/in', false)).toBe('must be an absolute URL');
+    expect(checkWebhookUrl('https://', false)).toBe('must be an absolute URL');
+  });
+
+  it('refuses credentials and fragments', () => {
+    expect(checkWebhookUrl('https://user:pw@hooks.example/in', false)).toBe('must not carry a user name or password');
+    expect(checkWebhookUrl('https://hooks.example/in#x', false)).toBe('must not have a fragment');
+  });
+
+  it('refuses loopback, private and link-local hosts written as addresses', () => {
+    for (const host of [
+      'localhost',
+      'api.localhost',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '[::1]',
+      '[fe80::1]',
+      '[fd00::1]',
+      '[::ffff:127.0.0.1]',
+    ]) {
+      expect(checkWebhookUrl(`https://${host}/hook`, false)).toMatch(/^must not point/);
+    }
+  });
+
+  it('lets WEBHOOKS_ALLOW_PRIVATE accept http and local addresses', () => {
+    expect(checkWebhookUrl('http://127.0.0.1:4000/hook', true)).toBeNull();
+    expect(checkWebhookUrl('https://localhost/hook', true)).toBeNull();
+    expect(checkWebhookUrl('ftp://127.0.0.1/hook', true)).toBe('must be an http or https URL');
+  });
+});
