@@ -5,7 +5,9 @@ const esm = {
   moduleNameMapper: {
     '^#(config|contract|core|database|queue)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
     '^#(api|admin|worker)/(.*)\\.js$': '<rootDir>/apps/$1/src/$2',
-    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // Relative imports name the compiled .js file; map them to the sources, except packages'
+    // own `.json.js` modules (libphonenumber-js metadata).
+    '^(\\.{1,2}/(?!.*\\.json\\.js$).*)\\.js$': '$1',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],

@@ -14,7 +14,7 @@ export class AdminModule {
       module: AdminModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot('scheduling-admin'),
+        DatabaseModule.forRoot('scheduling-admin', 0),
         BusinessesModule,
         ApiKeysModule,
         FixturesModule,

@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
+import { DatabaseLogger } from './database-logger.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -20,7 +21,9 @@ export function buildDataSourceOptions(settings: DatabaseConnectionSettings): Da
     migrationsTransactionMode: 'each',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    // Failed queries usually surface as domain errors (a taken slot); the caller decides what to log.
+    logger: new DatabaseLogger(),
+    maxQueryExecutionTime: 1000,
     applicationName: settings.applicationName ?? 'scheduling-api',
     extra: {
       max: settings.poolSize ?? 10,

@@ -6,14 +6,21 @@ import { buildDataSourceOptions } from './data-source-options.js';
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(applicationName: string): DynamicModule {
+  /**
+   * @param retryAttempts connection attempts at start: long-running processes wait for the
+   *   database; a one-shot command should fail at once.
+   */
+  static forRoot(applicationName: string, retryAttempts = 9): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
-          useFactory: (config: AppConfig) =>
-            buildDataSourceOptions({ url: config.DATABASE_URL, applicationName }),
+          useFactory: (config: AppConfig) => ({
+            ...buildDataSourceOptions({ url: config.DATABASE_URL, applicationName }),
+            retryAttempts,
+            retryDelay: 2000,
+          }),
         }),
       ],
     };

@@ -128,6 +128,24 @@ describe('admin command line', () => {
     expect(result.error).toEqual({ code: 'NOT_FOUND', detail: 'No business has the slug no-such-business-here.' });
   });
 
+  it('refuses a second member with the same e-mail, and a malformed e-mail, naming the field', async () => {
+    const slug = uniqueSlug('cli-members');
+    await admin(
+      'business', 'create', '--slug', slug, '--name', 'Salon Members', '--timezone', 'Europe/Lisbon',
+      '--country', 'PT', '--currency', 'EUR', '--plan', 'TEAM',
+    );
+    const add = (email: string) =>
+      admin('business', 'member', 'add', '--business', slug, '--name', 'Ana', '--email', email, '--role', 'OWNER');
+    expect((await add('ana@salon.example')).code).toBe(0);
+    for (const email of ['ANA@salon.example', 'not-an-email']) {
+      const refused = await add(email);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.error.code).toBe('VALIDATION_FAILED');
+      expect(refused.error.errors?.[0]?.path).toBe('/email');
+    }
+  });
+
   it('loads a fixture file and prints the refs map; a bad file is refused with the entry named', async () => {
     const slug = uniqueSlug('cli-fixture');
     const good = join(folder, 'good.json');

@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AppointmentEntity } from '#database/entities/appointment.entity.js';
+import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 import { generateAppointmentCode } from './appointment-code.js';
-
-/** The name of the constraint a failed statement violated, if that is why it failed. */
-function violatedConstraint(error: unknown): string | undefined {
-  if (!(error instanceof QueryFailedError)) return undefined;
-  const { constraint } = error.driverError as { constraint?: unknown };
-  return typeof constraint === 'string' ? constraint : undefined;
-}
 
 /** Draws of a new code after a clash; a second clash in a row is already a one-in-10^12 event. */
 const CODE_ATTEMPTS = 5;

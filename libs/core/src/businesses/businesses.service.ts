@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { BusinessEntity, PLANS, type Plan } from '#database/entities/business.entity.js';
 import { MEMBER_ROLES, MemberEntity, type MemberRole } from '#database/entities/member.entity.js';
 import { newId } from '#database/new-id.js';
+import { violatedConstraint } from '#database/violated-constraint.js';
+import { isEmailAddress } from '../contacts/email-address.js';
 import { DomainError, notFound, validationFailed } from '../errors/domain-error.js';
 import { checkBusinessProfile } from './business-profile.js';
 import { BusinessesRepository } from './businesses.repository.js';
@@ -36,6 +38,9 @@ export class BusinessesService {
   async create(input: NewBusiness, manager?: EntityManager): Promise<BusinessEntity> {
     const errors = checkBusinessProfile(input);
     if (!isPlan(input.plan)) errors.push({ path: '/plan', message: `must be one of ${PLANS.join(', ')}` });
+    if (input.notificationEmail != null && !isEmailAddress(input.notificationEmail)) {
+      errors.push({ path: '/notificationEmail', message: 'must be an e-mail address' });
+    }
     if (errors.length > 0) throw validationFailed(errors);
     if (await this.businesses.findBySlug(input.slug, manager)) {
       throw validationFailed([{ path: '/slug', message: `a business with slug ${input.slug} already exists` }]);
@@ -60,9 +65,15 @@ export class BusinessesService {
   }
 
   async addMember(businessId: string, input: NewMember, manager?: EntityManager): Promise<MemberEntity> {
+    const errors = [];
     if (!(MEMBER_ROLES as readonly string[]).includes(input.role)) {
-      throw validationFailed([{ path: '/role', message: `must be one of ${MEMBER_ROLES.join(', ')}` }]);
+      errors.push({ path: '/role', message: `must be one of ${MEMBER_ROLES.join(', ')}` });
     }
+    if (!isEmailAddress(input.email)) errors.push({ path: '/email', message: 'must be an e-mail address' });
+    if (input.name.trim().length === 0 || input.name.length > 120) {
+      errors.push({ path: '/name', message: 'must be 1 to 120 characters' });
+    }
+    if (errors.length > 0) throw validationFailed(errors);
     const member = Object.assign(new MemberEntity(), {
       id: newId(),
       businessId,
@@ -71,7 +82,14 @@ export class BusinessesService {
       role: input.role as MemberRole,
       createdAt: new Date(),
     });
-    await this.businesses.insertMember(member, manager);
+    try {
+      await this.businesses.insertMember(member, manager);
+    } catch (error) {
+      if (violatedConstraint(error) === 'members_business_email_key') {
+        throw validationFailed([{ path: '/email', message: `a member with the e-mail ${member.email} already exists` }]);
+      }
+      throw error;
+    }
     return member;
   }
 

@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ClientEntity } from '#database/entities/client.entity.js';
+import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
-
-/** The name of the constraint a failed statement violated, if that is why it failed. */
-function violatedConstraint(error: unknown): string | undefined {
-  if (!(error instanceof QueryFailedError)) return undefined;
-  const { constraint } = error.driverError as { constraint?: unknown };
-  return typeof constraint === 'string' ? constraint : undefined;
-}
 
 @Injectable()
 export class ClientsRepository {
