@@ -4,6 +4,8 @@ import type { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
+import { ClientsModule } from '#core/clients/clients.module.js';
+import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
 import { RedisModule } from '#core/redis/redis.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
@@ -13,6 +15,7 @@ import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { ScopeGuard } from './auth/scope.guard.js';
 import { HealthController } from './controllers/health.controller.js';
+import { ClientsController } from './controllers/clients.controller.js';
 import { ContractDocumentController } from './controllers/contract-document.controller.js';
 import { MeController } from './controllers/me.controller.js';
 import { ServicesController } from './controllers/services.controller.js';
@@ -31,8 +34,10 @@ export class ApiModule {
         BusinessesModule,
         ApiKeysModule,
         ServicesModule,
+        ClientsModule,
+        IdempotencyModule,
       ],
-      controllers: [HealthController, ContractDocumentController, MeController, ServicesController],
+      controllers: [HealthController, ContractDocumentController, MeController, ServicesController, ClientsController],
       providers: [
         ApiRateLimiter,
         // Global guards run in the order listed: the order of checks of decision D2.

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { DomainError } from '#core/errors/domain-error.js';
 import type { ErrorCode } from '#core/errors/error-code.js';
 import type { ApiRequest } from './api-request.js';
+import { PreparedResponse } from './prepared-response.js';
 import { problemBody, PROBLEM_TYPES } from './problem.js';
 
 /** Statuses Nest itself raises (unknown route, wrong method) and the codes they become. */
@@ -13,7 +14,10 @@ const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
-/** Every error leaves as application/problem+json (RFC 9457, D3); never a stack or SQL. */
+/**
+ * Every error leaves as application/problem+json (RFC 9457, D3); never a stack or SQL.
+ * Prepared responses (idempotent replays) are written here too, exactly as stored.
+ */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetails');
@@ -22,6 +26,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<ApiRequest>();
     const res = http.getResponse<Response>();
+    if (exception instanceof PreparedResponse) {
+      for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
+      const { status, contentType, body } = exception.response;
+      res.status(status).type(contentType).send(body);
+      return;
+    }
     const { code, detail, errors, retryAfter } = this.describe(exception, req);
     if (res.headersSent) {
       res.end();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ClientEntity } from '#database/entities/client.entity.js';
+import { managerFor } from '#database/transaction-context.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 
@@ -14,7 +15,7 @@ export class ClientsRepository {
    */
   async insert(client: ClientEntity, manager?: EntityManager): Promise<void> {
     try {
-      await (manager ?? this.dataSource.manager).getRepository(ClientEntity).insert(client);
+      await managerFor(this.dataSource, manager).getRepository(ClientEntity).insert(client);
     } catch (error) {
       const constraint = violatedConstraint(error);
       if (constraint === 'clients_business_phone_key') {
@@ -25,5 +26,9 @@ export class ClientsRepository {
       }
       throw error;
     }
+  }
+
+  findById(businessId: string, clientId: string, manager?: EntityManager): Promise<ClientEntity | null> {
+    return managerFor(this.dataSource, manager).getRepository(ClientEntity).findOneBy({ businessId, id: clientId });
   }
 }

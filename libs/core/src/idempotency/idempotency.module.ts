@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository.js';
+import { IdempotencyService } from './idempotency.service.js';
 
-@Module({ providers: [IdempotencyRepository], exports: [IdempotencyRepository] })
+@Module({ providers: [IdempotencyRepository, IdempotencyService], exports: [IdempotencyRepository, IdempotencyService] })
 export class IdempotencyModule {}

@@ -1,0 +1,33 @@
+import { DomainError } from '#core/errors/domain-error.js';
+import { loadContract, resolveRef } from '#contract/openapi-document.js';
+import type { ApiRequest } from './api-request.js';
+
+const HEADER = 'idempotency-key';
+const { pattern } = resolveRef<{ schema: { pattern: string } }>(loadContract().document, {
+  $ref: '#/components/parameters/IdempotencyKey',
+}).schema;
+/** The contract's pattern for the header: one copy of the rule. */
+const KEY_PATTERN = new RegExp(pattern);
+
+/**
+ * The request's Idempotency-Key (D4): required, sent once, one pair of surrounding quotes
+ * allowed (as the IETF draft writes it), then the contract's pattern.
+ */
+export function readIdempotencyKey(req: ApiRequest): string {
+  const occurrences = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i].toLowerCase() === HEADER).length;
+  const raw = req.headers[HEADER];
+  if (occurrences !== 1 || typeof raw !== 'string') {
+    throw new DomainError(
+      'IDEMPOTENCY_KEY_INVALID',
+      occurrences > 1 ? 'Send the Idempotency-Key header once.' : 'This operation requires an Idempotency-Key header.',
+    );
+  }
+  const value = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+  if (!KEY_PATTERN.test(value)) {
+    throw new DomainError(
+      'IDEMPOTENCY_KEY_INVALID',
+      'The Idempotency-Key must be 8 to 255 characters of letters, digits and _ - : . (a UUID works).',
+    );
+  }
+  return value;
+}

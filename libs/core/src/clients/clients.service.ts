@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ClientEntity } from '#database/entities/client.entity.js';
+import { newId } from '#database/new-id.js';
+import { transactional } from '#database/transaction-context.js';
+import type { FieldError } from '../errors/domain-error.js';
+import { notFound, validationFailed } from '../errors/domain-error.js';
+import { buildNoticeBody } from '../notices/notice-body.js';
+import { NoticesRepository } from '../notices/notices.repository.js';
+import { checkBirthDate } from './birth-date.js';
+import { ClientsRepository } from './clients.repository.js';
+import { normalisePhone } from './phone.js';
+
+export interface NewClient {
+  name: string;
+  phone: string;
+  email?: string;
+  birthDate?: string | null;
+  guardianName?: string | null;
+  guardianEmail?: string | null;
+  consent: boolean;
+}
+
+export interface BusinessRef {
+  businessId: string;
+  businessSlug: string;
+}
+
+const emptyToNull = (value: string | null | undefined): string | null =>
+  value === undefined || value === null || value.trim() === '' ? null : value.trim();
+
+@Injectable()
+export class ClientsService {
+  constructor(
+    private readonly clients: ClientsRepository,
+    private readonly notices: NoticesRepository,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * Creates a client and its client.created notice. An existing client (same phone, or same
+   * e-mail in any case) is never changed: the unique indexes refuse the row as CLIENT_EXISTS.
+   */
+  async create(business: BusinessRef, input: NewClient): Promise<ClientEntity> {
+    const errors: FieldError[] = [];
+    const phone = normalisePhone(input.phone);
+    if (!phone.ok) errors.push({ path: '/phone', message: phone.reason });
+    const birthDate = checkBirthDate(input.birthDate);
+    if (!birthDate.ok) errors.push({ path: '/birthDate', message: birthDate.reason });
+    if (!input.consent) errors.push({ path: '/consent', message: 'must be true' });
+    if (errors.length > 0 || !phone.ok || !birthDate.ok) throw validationFailed(errors);
+
+    const now = new Date();
+    const client = Object.assign(new ClientEntity(), {
+      id: newId(),
+      businessId: business.businessId,
+      name: input.name.trim(),
+      phone: phone.e164,
+      email: emptyToNull(input.email),
+      birthDate: birthDate.value,
+      guardianName: emptyToNull(input.guardianName),
+      guardianEmail: emptyToNull(input.guardianEmail),
+      consent: true,
+      consentAt: now,
+      notes: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await transactional(this.dataSource, async () => {
+      await this.clients.insert(client);
+      await this.notices.record(
+        business.businessId,
+        buildNoticeBody({ type: 'client.created', businessSlug: business.businessSlug, subjectId: client.id, occurredAt: now }),
+      );
+    });
+    return client;
+  }
+
+  async get(businessId: string, clientId: string): Promise<ClientEntity> {
+    const client = await this.clients.findById(businessId, clientId);
+    if (!client) throw notFound('The client');
+    return client;
+  }
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { IdempotencyRecordEntity } from '#database/entities/idempotency-record.entity.js';
+import { newId } from '#database/new-id.js';
+import { withAmbientTransaction } from '#database/transaction-context.js';
+import { DomainError } from '../errors/domain-error.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** How long a duplicate waits for the first request with its key before giving up (D4). */
+export const IDEMPOTENCY_WAIT_MS = 10_000;
+
+/** A response as it will be sent, and replayed byte for byte. */
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** What the write produced, and whether its rows stay (a refused write, 404/409, keeps none). */
+export interface IdempotentOutcome {
+  response: StoredResponse;
+  keepWrites: boolean;
+}
+
+export interface IdempotentRequest {
+  apiKeyId: string;
+  idempotencyKey: string;
+  fingerprint: string;
+}
+
+/** PostgreSQL's lock_not_available: lock_timeout passed while waiting. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+@Injectable()
+export class IdempotencyService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly records: IdempotencyRepository,
+  ) {}
+
+  /**
+   * Runs a write at most once per (key, Idempotency-Key) within 24 hours (D4). The write, its
+   * rows and its stored response commit in one transaction. A duplicate waits on a transaction
+   * advisory lock for the first to finish, then replays its response; a different request
+   * under the same key is refused.
+   */
+  async execute(
+    request: IdempotentRequest,
+    write: () => Promise<IdempotentOutcome>,
+  ): Promise<{ response: StoredResponse; replayed: boolean }> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.query(`SET LOCAL lock_timeout = '${IDEMPOTENCY_WAIT_MS}ms'`);
+        await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+          `${request.apiKeyId}:${request.idempotencyKey}`,
+        ]);
+        await manager.query('SET LOCAL lock_timeout = 0');
+
+        const existing = await this.records.findLive(request.apiKeyId, request.idempotencyKey, manager);
+        if (existing) {
+          if (existing.fingerprint !== request.fingerprint) {
+            throw new DomainError(
+              'IDEMPOTENCY_KEY_REUSED',
+              'This Idempotency-Key was already used with a different request; use a new key for each action.',
+            );
+          }
+          return {
+            response: { status: existing.responseStatus, contentType: existing.responseContentType, body: existing.responseBody },
+            replayed: true,
+          };
+        }
+        await this.records.deleteExpired(request.apiKeyId, request.idempotencyKey, manager);
+
+        // A refused write may have left the transaction aborted (a violated constraint): the
+        // savepoint lets it be undone while the refusal itself is still stored.
+        await manager.query('SAVEPOINT idempotent_write');
+        const outcome = await withAmbientTransaction(manager, write);
+        if (!outcome.keepWrites) await manager.query('ROLLBACK TO SAVEPOINT idempotent_write');
+
+        const now = new Date();
+        await this.records.insert(
+          Object.assign(new IdempotencyRecordEntity(), {
+            id: newId(),
+            apiKeyId: request.apiKeyId,
+            idempotencyKey: request.idempotencyKey,
+            fingerprint: request.fingerprint,
+            responseStatus: outcome.response.status,
+            responseBody: outcome.response.body,
+            responseContentType: outcome.response.contentType,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+          }),
+          manager,
+        );
+        return { response: outcome.response, replayed: false };
+      });
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+        throw new DomainError(
+          'IDEMPOTENCY_IN_PROGRESS',
+          'A request with this Idempotency-Key is still being processed; retry shortly.',
+          [],
+          1,
+        );
+      }
+      throw error;
+    }
+  }
+}
