@@ -1,20 +1,11 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { BusinessesService } from '#core/businesses/businesses.service.js';
+import { BusinessesService, type NewBusiness } from '#core/businesses/businesses.service.js';
 import { PLANS, type BusinessEntity } from '#database/entities/business.entity.js';
 import { MEMBER_ROLES, type MemberEntity } from '#database/entities/member.entity.js';
 import type { CommandContext } from './command-context.js';
 
-interface CreateOptions {
-  slug: string;
-  name: string;
-  timezone: string;
-  country: string;
-  currency: string;
-  plan: string;
-  locale?: string;
-  autoConfirm?: boolean;
-  notificationEmail?: string;
-}
+/** The options of `business create` are the fields of a new business. */
+type CreateOptions = NewBusiness;
 
 interface PlanOptions {
   business: string;
