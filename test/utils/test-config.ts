@@ -1,5 +1,5 @@
 import { loadConfig, type AppConfig } from '#config/app-config.js';
-import { testDatabaseUrl } from './test-database.js';
+import { TEST_DATABASE_NAME, testDatabaseUrl } from './test-database.js';
 
 /** The configuration every test process uses: the test database, local Redis, fixed secrets. */
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
@@ -11,6 +11,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     CURSOR_SECRET: 'test-cursor-secret-test-cursor-secret-01',
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'error',
+    // One prefix per test database, so parallel runs on one Redis never share queues.
+    QUEUE_PREFIX: `test-${TEST_DATABASE_NAME}`,
     ...overrides,
   });
 }

@@ -77,6 +77,10 @@ export class AppConfig {
   @Max(1000)
   AUTH_CACHE_TTL_MS = 500;
 
+  /** Prefix of every BullMQ key in Redis: lets several deployments (or test runs) share one Redis. */
+  @Matches(/^[A-Za-z0-9_:-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1 to 64 letters, digits, _ : or -' })
+  QUEUE_PREFIX = 'bull';
+
   /** Minimum log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';

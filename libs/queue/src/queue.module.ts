@@ -14,6 +14,7 @@ export class QueueModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
             connection: { url: config.REDIS_URL },
+            prefix: config.QUEUE_PREFIX,
             defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
           }),
         }),

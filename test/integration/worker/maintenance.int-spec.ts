@@ -35,7 +35,8 @@ describe('worker: idempotency record purge', () => {
     await insert('fresh-key-01', "now() + interval '23 hours'");
 
     const queue = app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
-    const events = new QueueEvents(MAINTENANCE_QUEUE, { connection: { url: testConfig().REDIS_URL } });
+    const config = testConfig();
+    const events = new QueueEvents(MAINTENANCE_QUEUE, { connection: { url: config.REDIS_URL }, prefix: config.QUEUE_PREFIX });
     await events.waitUntilReady();
     const job = await queue.add(MaintenanceJob.PurgeIdempotencyRecords, {});
     const result = (await job.waitUntilFinished(events, 10_000)) as { purged: number };
