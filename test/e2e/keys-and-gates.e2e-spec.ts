@@ -151,12 +151,3 @@ describe('problem details and the contract', () => {
     expect(yaml.text).toContain('version: 1.2.0');
   });
 });
-
-describe('GET /health/live', () => {
-  it('answers without a key, outside the rate limit', async () => {
-    const res = await api.get('/health/live');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
-    expect(res.headers['ratelimit-limit']).toBeUndefined();
-  });
-});

@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import type { AppConfig } from '#config/app-config.js';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
@@ -14,7 +16,11 @@ import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { ScopeGuard } from './auth/scope.guard.js';
-import { HealthController } from './controllers/health.controller.js';
+import { HealthController } from './health/health.controller.js';
+import { loggerParams } from './logging/logger-params.js';
+import { HttpMetrics } from './metrics/http-metrics.js';
+import { MetricsController } from './metrics/metrics.controller.js';
+import { OutboxMetrics } from './metrics/outbox-metrics.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { ContractDocumentController } from './controllers/contract-document.controller.js';
 import { MeController } from './controllers/me.controller.js';
@@ -29,6 +35,8 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         DiscoveryModule,
+        LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
+        TerminusModule,
         DatabaseModule.forRoot('scheduling-api'),
         RedisModule,
         BusinessesModule,
@@ -37,9 +45,11 @@ export class ApiModule {
         ClientsModule,
         IdempotencyModule,
       ],
-      controllers: [HealthController, ContractDocumentController, MeController, ServicesController, ClientsController],
+      controllers: [HealthController, MetricsController, ContractDocumentController, MeController, ServicesController, ClientsController],
       providers: [
         ApiRateLimiter,
+        HttpMetrics,
+        OutboxMetrics,
         // Global guards run in the order listed: the order of checks of decision D2.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -1,7 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '#config/app-config.js';
 import { ApiModule } from './api.module.js';
+import { HttpMetrics } from './metrics/http-metrics.js';
 import { jsonBodyMiddleware } from './http/json-body.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
 
@@ -11,12 +13,15 @@ export const API_PREFIX = 'v1/api';
 export async function createApiApp(config?: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
     bodyParser: false,
-    logger: config?.NODE_ENV === 'test' ? ['error', 'fatal'] : undefined,
+    bufferLogs: true,
   });
+  app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
+  app.use(app.get(HttpMetrics).middleware);
   app.use(jsonBodyMiddleware);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live'] });
+  // Operations endpoints live outside the versioned API.
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks();
   return app;
 }
