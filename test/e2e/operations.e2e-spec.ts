@@ -59,3 +59,16 @@ describe('metrics', () => {
     expect(after.text).toMatch(/^notices_outbox_lag_seconds [\d.]+/m);
   });
 });
+
+describe('GET /docs', () => {
+  it('serves the reference page and its script without a key', async () => {
+    const page = await api.get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('/v1/api/openapi.json');
+    const script = await api.get('/docs/reference.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.text).toContain('createApiReference');
+  });
+});

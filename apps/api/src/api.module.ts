@@ -16,6 +16,7 @@ import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { ScopeGuard } from './auth/scope.guard.js';
+import { DocsController } from './docs/docs.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { loggerParams } from './logging/logger-params.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
@@ -45,7 +46,7 @@ export class ApiModule {
         ClientsModule,
         IdempotencyModule,
       ],
-      controllers: [HealthController, MetricsController, ContractDocumentController, MeController, ServicesController, ClientsController],
+      controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController],
       providers: [
         ApiRateLimiter,
         HttpMetrics,

@@ -21,7 +21,7 @@ export async function createApiApp(config?: AppConfig): Promise<NestExpressAppli
   app.use(app.get(HttpMetrics).middleware);
   app.use(jsonBodyMiddleware);
   // Operations endpoints live outside the versioned API.
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'metrics'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'metrics', 'docs', 'docs/reference.js'] });
   app.enableShutdownHooks();
   return app;
 }
