@@ -14,7 +14,13 @@ const PAGE = `<!doctype html>
     <div id="reference"></div>
     <script src="/docs/reference.js"></script>
     <script>
-      Scalar.createApiReference('#reference', { url: '/v1/api/openapi.json', withDefaultFonts: false });
+      Scalar.createApiReference('#reference', {
+        url: '/v1/api/openapi.json',
+        withDefaultFonts: false,
+        showDeveloperTools: 'never',
+        agent: { disabled: true },
+        mcp: { disabled: true },
+      });
     </script>
   </body>
 </html>
