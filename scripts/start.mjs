@@ -1,10 +1,16 @@
 // `npm start`: run the API for trying and developing it, with as little setup as possible.
 // Not for production (use `npm run migrate` and `npm run start:api` with real secrets there):
-// missing secrets are generated once into .data/, the database is created and migrated, and a
-// demo business with a key is created on first start.
-import { execFileSync, spawn } from 'node:child_process';
+// missing secrets are generated once into .data/; without DATABASE_URL an embedded PostgreSQL
+// (PGlite, data in .data/pglite) is served on a local socket so the service keeps its plain pg
+// driver; the database is migrated, and a demo business with a key is created on first start.
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 
 const DATA = '.data';
@@ -24,7 +30,29 @@ function devSecrets() {
 
 const env = { ...process.env };
 for (const [name, value] of Object.entries(devSecrets())) env[name] ??= value;
-env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/scheduling';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+/** PGlite behind a PostgreSQL wire-protocol socket; it serialises transactions across connections. */
+async function startEmbeddedPostgres() {
+  const db = await PGlite.create({ dataDir: `${DATA}/pglite`, extensions: { btree_gist } });
+  const port = await freePort();
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 32 });
+  await server.start();
+  console.log(`Embedded PostgreSQL (PGlite) on 127.0.0.1:${port}, data in ${DATA}/pglite`);
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop: async () => { await server.stop(); await db.close(); } };
+}
+
+const embedded = env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
+if (embedded) env.DATABASE_URL = embedded.url;
 env.WEBHOOKS_ALLOW_PRIVATE ??= 'true';
 
 async function ensureDatabase(url) {
@@ -42,20 +70,22 @@ async function ensureDatabase(url) {
   }
 }
 
-const admin = (...args) =>
-  JSON.parse(execFileSync(process.execPath, ['dist/apps/admin/src/main.js', ...args], { env, encoding: 'utf8' }));
+// Asynchronous: the embedded database is served from this process and must keep answering.
+const run = promisify(execFile);
+const admin = async (...args) =>
+  JSON.parse((await run(process.execPath, ['dist/apps/admin/src/main.js', ...args], { env, encoding: 'utf8' })).stdout);
 
-await ensureDatabase(env.DATABASE_URL);
-admin('migrate');
+if (!embedded) await ensureDatabase(env.DATABASE_URL);
+await admin('migrate');
 
 if (!existsSync(DEMO)) {
   let key;
   try {
-    key = admin('fixtures', 'load', 'scripts/demo-fixture.json').businesses.demo.keys.demo.key;
+    key = (await admin('fixtures', 'load', 'scripts/demo-fixture.json')).businesses.demo.keys.demo.key;
   } catch {
     // The demo business survives from an earlier .data/: give it a new key instead.
-    key = admin('key', 'create', '--business', 'demo-salon', '--member', 'ana@demo-salon.example', '--name', 'Demo key',
-      '--scopes', 'appointments.read,appointments.write,clients.read,clients.write,services.read,payments.read,sales.read').key;
+    key = (await admin('key', 'create', '--business', 'demo-salon', '--member', 'ana@demo-salon.example', '--name', 'Demo key',
+      '--scopes', 'appointments.read,appointments.write,clients.read,clients.write,services.read,payments.read,sales.read')).key;
   }
   writeFileSync(DEMO, JSON.stringify({ key }, null, 2), { mode: 0o600 });
 }
@@ -73,4 +103,7 @@ Try:
 
 const api = spawn(process.execPath, ['dist/apps/api/src/main.js'], { env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => api.kill(signal));
-api.on('exit', (code) => process.exit(code ?? 0));
+api.on('exit', async (code) => {
+  await embedded?.stop();
+  process.exit(code ?? 0);
+});
