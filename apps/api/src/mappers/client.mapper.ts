@@ -1,9 +1,9 @@
+import type { ClientRecord } from '#core/clients/client-record.js';
 import type { Schemas } from '#contract/contract-types.js';
-import type { ClientEntity } from '#database/entities/client.entity.js';
 import { isoTime } from './iso-time.js';
 
 /** Only the listed fields: guardian fields, consent and notes are stored but never returned. */
-export function toClient(client: ClientEntity): Schemas['Client'] {
+export function toClient(client: ClientRecord): Schemas['Client'] {
   return {
     id: client.id,
     name: client.name,

@@ -142,7 +142,7 @@ export interface paths {
         };
         /**
          * List clients
-         * @description Lists the business's clients ordered by (`updatedAt`, `id`) ascending, optionally only those updated at or after `updatedSince`. Returns name, phone, e-mail and birth date; never notes, records, photos, guardian data or consent.
+         * @description Lists the business's clients ordered by (`updatedAt`, `id`) ascending, optionally only those updated at or after `updatedSince`. Returns name, phone, e-mail and birth date; never notes, records, photos, guardian data or consent. Following `nextCursor` to the end is an incremental sync: every client not updated during the walk appears exactly once, and a client updated during the walk moves to the end of the order and appears again, in its new state, on a later page. Keep `updatedSince` unchanged when following `nextCursor`.
          */
         get: operations["listClients"];
         put?: never;
@@ -1409,12 +1409,12 @@ export interface components {
          * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
          */
         StaffId: string;
-        /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service, altered, or sent with other filters answers 400 CURSOR_INVALID. */
+        /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
         Cursor: string;
         /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
         Limit: number;
         /**
-         * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted.
+         * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the records updated at that instant come again, so none is missed. A record updated while the pages are being followed moves to the end of the order and is listed again on a later page; a record not updated meanwhile is listed exactly once.
          * @example 2030-01-01T00:00:00Z
          */
         UpdatedSince: string;
@@ -1704,7 +1704,7 @@ export interface operations {
                  * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
                  */
                 staffId?: components["parameters"]["StaffId"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service, altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -1977,11 +1977,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted.
+                 * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the records updated at that instant come again, so none is missed. A record updated while the pages are being followed moves to the end of the order and is listed again on a later page; a record not updated meanwhile is listed exactly once.
                  * @example 2030-01-01T00:00:00Z
                  */
                 updatedSince?: components["parameters"]["UpdatedSince"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service, altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -2142,11 +2142,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted.
+                 * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the records updated at that instant come again, so none is missed. A record updated while the pages are being followed moves to the end of the order and is listed again on a later page; a record not updated meanwhile is listed exactly once.
                  * @example 2030-01-01T00:00:00Z
                  */
                 updatedSince?: components["parameters"]["UpdatedSince"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service, altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -2222,11 +2222,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted.
+                 * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the records updated at that instant come again, so none is missed. A record updated while the pages are being followed moves to the end of the order and is listed again on a later page; a record not updated meanwhile is listed exactly once.
                  * @example 2030-01-01T00:00:00Z
                  */
                 updatedSince?: components["parameters"]["UpdatedSince"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service, altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];

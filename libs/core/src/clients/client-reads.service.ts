@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { CursorCodec } from '../pagination/cursor-codec.js';
+import type { Page } from '../pagination/page.js';
+import { paginateInUpdateOrder, type UpdateOrderQuery } from '../pagination/update-order.js';
+import type { ClientRecord } from './client-record.js';
+import { ClientsRepository } from './clients.repository.js';
+
+/**
+ * GET /clients. Apart from ClientsService so that the contexts that only write clients (the
+ * fixtures loader) need no cursor secret.
+ */
+@Injectable()
+export class ClientReadsService {
+  constructor(
+    private readonly clients: ClientsRepository,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  list(businessId: string, query: UpdateOrderQuery): Promise<Page<ClientRecord>> {
+    return paginateInUpdateOrder(this.cursors, 'clients', businessId, query, (since, request) =>
+      this.clients.listPage(businessId, since, request),
+    );
+  }
+}

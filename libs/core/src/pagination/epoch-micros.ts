@@ -1,0 +1,47 @@
+/**
+ * An instant as whole microseconds since the Unix epoch: the precision PostgreSQL keeps. A JS Date
+ * keeps only milliseconds, so a keyset position held in a Date would skip or repeat the rows that
+ * share a millisecond; positions and time filters travel as bigint microseconds instead.
+ */
+export type EpochMicros = bigint;
+
+/** The forms the contract's `date-time` format admits: `T`, `t` or a space; `Z`, `z`, `±hh`, `±hhmm` or `±hh:mm`. */
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt\s](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+/**
+ * Reads an RFC 3339 date-time to the microsecond (further decimals are dropped), in any offset;
+ * null when it is not one. A leap second (`23:59:60`) is the first instant of the next minute, as
+ * PostgreSQL reads it.
+ */
+export function parseDateTime(text: string): EpochMicros | null {
+  const match = DATE_TIME.exec(text);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const [fraction = '', zulu, sign, offsetHours = '0', offsetMinutes = '0'] = match.slice(7);
+  if (hour > 23 || minute > 59 || second > 60 || Number(offsetHours) > 23 || Number(offsetMinutes) > 59) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  date.setUTCHours(hour, minute, second, 0);
+  const local = BigInt(date.getTime()) * 1000n + BigInt(fraction.slice(0, 6).padEnd(6, '0'));
+  const offset = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
+  return local - BigInt(offset) * 60_000_000n;
+}
+
+/**
+ * The instant written so that PostgreSQL reads it back exactly: ISO 8601 in UTC with six
+ * decimals (`2030-01-07T09:00:00.123456Z`). Years 0 to 9999 only, the range both sides can write.
+ */
+export function toTimestampLiteral(micros: EpochMicros): string {
+  const millis = floorDiv(micros, 1000n);
+  const iso = new Date(Number(millis)).toISOString();
+  if (!/^\d{4}-/.test(iso)) throw new RangeError(`${micros} µs is outside the years 0 to 9999`);
+  const rest = micros - millis * 1000n;
+  return `${iso.slice(0, -1)}${rest.toString().padStart(3, '0')}Z`;
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const quotient = a / b;
+  return a % b < 0n ? quotient - 1n : quotient;
+}

@@ -1,0 +1,94 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppointmentReadsService } from '#core/appointments/appointment-reads.service.js';
+import { ClientReadsService } from '#core/clients/client-reads.service.js';
+import { parseDateTime, toTimestampLiteral } from '#core/pagination/epoch-micros.js';
+import type { Page } from '#core/pagination/page.js';
+import { PaymentReadsService } from '#core/payments/payment-reads.service.js';
+import { SaleReadsService } from '#core/sales/sale-reads.service.js';
+import { ReadSeeds } from '../../utils/read-seeds.js';
+import { insertBusiness, startReads } from './reads-test.module.js';
+
+/**
+ * PostgreSQL keeps microseconds; a Date keeps milliseconds. Rows inside one millisecond, and rows
+ * with the very same instant, must each come exactly once and in order, whatever the page size.
+ */
+const MILLISECOND = '2030-09-01T10:00:00.123';
+const STAMPS = ['000', '001', '001', '001', '002', '500', '999'].map((micro) => `${MILLISECOND}${micro}Z`);
+STAMPS.push('2030-09-01T10:00:00.124000Z');
+
+let app: INestApplicationContext;
+let db: DataSource;
+
+beforeAll(async () => {
+  app = await startReads();
+  db = app.get(DataSource);
+});
+afterAll(() => app.close());
+
+/** Every item of a list, page after page. */
+async function walk<T extends { id: string }>(list: (cursor: string | undefined) => Promise<Page<T>>): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 50; pages += 1) {
+    const page = await list(cursor);
+    ids.push(...page.items.map((item) => item.id));
+    if (page.nextCursor === null) return ids;
+    cursor = page.nextCursor;
+  }
+  throw new Error('the walk does not end: a cursor repeats rows');
+}
+
+async function inOrder(table: string, time: string, ids: string[]): Promise<string[]> {
+  const rows = await db.query<{ id: string }[]>(`SELECT id FROM ${table} WHERE id = ANY($1::uuid[]) ORDER BY ${time}, id`, [ids]);
+  return rows.map((row) => row.id);
+}
+
+describe('keyset positions to the microsecond', () => {
+  it('PostgreSQL reads the timestamp literal back to the same microsecond', async () => {
+    const micros = parseDateTime('2030-09-01T10:00:00.123457Z')!;
+    const [row] = await db.query<{ back: string }[]>(
+      `SELECT (extract(epoch from $1::timestamptz) * 1000000)::bigint::text AS back`,
+      [toTimestampLiteral(micros)],
+    );
+    expect(BigInt(row.back)).toBe(micros);
+  });
+
+  it.each([1, 2, 3])('walks appointments within one millisecond, %i per page', async (limit) => {
+    const businessId = await insertBusiness(db);
+    const seeds = new ReadSeeds(db, businessId);
+    const clientId = await seeds.client();
+    const ids: string[] = [];
+    // One staff member each: starts this close together would overlap otherwise.
+    for (const startsAt of STAMPS) ids.push(await seeds.appointment({ staffId: await seeds.staff(), clientId, startsAt }));
+    const service = app.get(AppointmentReadsService);
+    const query = { from: '2030-09-01T10:00:00.123Z', to: '2030-09-01T10:00:00.124001Z', limit };
+    const walked = await walk((cursor) => service.list(businessId, { ...query, cursor }));
+    expect(walked).toEqual(await inOrder('appointments', 'starts_at', ids));
+  });
+
+  it.each([1, 2, 3])('walks clients, payments and sales updated within one millisecond, %i per page', async (limit) => {
+    const businessId = await insertBusiness(db);
+    const seeds = new ReadSeeds(db, businessId);
+    const staffId = await seeds.staff();
+    const clients: string[] = [];
+    const payments: string[] = [];
+    const sales: string[] = [];
+    for (const [i, updatedAt] of STAMPS.entries()) {
+      const clientId = await seeds.client({ updatedAt });
+      clients.push(clientId);
+      const appointmentId = await seeds.appointment({ staffId, clientId, startsAt: `2030-09-0${1 + (i % 8)}T0${i}:00:00Z` });
+      payments.push(await seeds.payment({ appointmentId, updatedAt }));
+      sales.push((await seeds.sale({ number: i + 1, updatedAt, items: [{ name: 'Cut', unitPriceCents: 100 }] })).id);
+    }
+    const query = { limit, updatedSince: `${MILLISECOND}001Z` };
+    // updatedSince is inclusive to the microsecond: the first stamp (…123000) is before it.
+    const expected = async (table: string, ids: string[]) => (await inOrder(table, 'updated_at', ids)).slice(1);
+    const clientReads = app.get(ClientReadsService);
+    expect(await walk((cursor) => clientReads.list(businessId, { ...query, cursor }))).toEqual(await expected('clients', clients));
+    const paymentReads = app.get(PaymentReadsService);
+    expect(await walk((cursor) => paymentReads.list(businessId, { ...query, cursor }))).toEqual(await expected('payments', payments));
+    const saleReads = app.get(SaleReadsService);
+    expect(await walk((cursor) => saleReads.list(businessId, { ...query, cursor }))).toEqual(await expected('sales', sales));
+  });
+});

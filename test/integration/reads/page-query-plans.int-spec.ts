@@ -1,0 +1,187 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppointmentReadsRepository, type AppointmentFilter } from '#core/appointments/appointment-reads.repository.js';
+import { ClientsRepository } from '#core/clients/clients.repository.js';
+import { parseDateTime } from '#core/pagination/epoch-micros.js';
+import type { SqlQuery } from '#core/pagination/keyset-sql.js';
+import type { KeysetPosition } from '#core/pagination/keyset-position.js';
+import { PaymentReadsRepository } from '#core/payments/payment-reads.repository.js';
+import { SaleReadsRepository } from '#core/sales/sale-reads.repository.js';
+import { insertBusiness, startReads } from './reads-test.module.js';
+
+/**
+ * A page deep in a big list must cost the same as the first: the repositories' exact SQL is
+ * planned as an index range scan that starts at the cursor and stops after `take` rows, with no
+ * OFFSET and no sort. Asserted on the plan's nodes (EXPLAIN ANALYZE counts rows, not time).
+ */
+const APPOINTMENTS = 200_000;
+const OTHERS = 100_000;
+const TAKE = 51;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+let app: INestApplicationContext;
+let db: DataSource;
+let businessId: string;
+let staffIds: string[];
+
+function nodesOf(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+}
+
+async function explain(query: SqlQuery): Promise<{ top: PlanNode; nodes: PlanNode[] }> {
+  const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, query.params);
+  const top = row['QUERY PLAN'][0].Plan;
+  return { top, nodes: nodesOf(top) };
+}
+
+/** The position of the n-th row of a list in its order: where a cursor deep in the list points. */
+async function positionAt(table: string, time: string, n: number, where = ''): Promise<KeysetPosition> {
+  const [row] = await db.query<{ id: string; micros: string }[]>(
+    `SELECT id, (extract(epoch from ${time}) * 1000000)::bigint::text AS micros FROM ${table}
+      WHERE business_id = $1 ${where} ORDER BY ${time}, id OFFSET $2 LIMIT 1`,
+    [businessId, n],
+  );
+  return { id: row.id, micros: BigInt(row.micros) };
+}
+
+/** The scan of `table` is a bounded index range scan on `index`, and nothing in the plan sorts. */
+function expectKeysetPlan(plan: { top: PlanNode; nodes: PlanNode[] }, query: SqlQuery, table: string, index: string, keyset: string): void {
+  expect(query.sql).not.toMatch(/\bOFFSET\b/i);
+  expect(plan.top['Node Type']).toBe('Limit');
+  expect(plan.nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Sort']));
+  expect(plan.nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Incremental Sort']));
+  const scans = plan.nodes.filter((n) => n['Relation Name'] === table);
+  expect(scans).toHaveLength(1);
+  const [scan] = scans;
+  expect(scan['Node Type']).toBe('Index Scan');
+  expect(scan['Index Name']).toBe(index);
+  // The cursor is a bound of the index scan, not a filter applied to every row before it.
+  expect(scan['Index Cond']).toContain(`(ROW(${keyset}) > ROW(`);
+  expect(scan['Actual Rows']! * scan['Actual Loops']!).toBeLessThanOrEqual(TAKE);
+  expect(scan['Rows Removed by Filter'] ?? 0).toBe(0);
+}
+
+beforeAll(async () => {
+  app = await startReads();
+  db = app.get(DataSource);
+  businessId = await insertBusiness(db);
+  staffIds = [];
+  for (let i = 0; i < 4; i += 1) {
+    const [{ id }] = await db.query<{ id: string }[]>(
+      `INSERT INTO staff (id, business_id, name) VALUES (gen_random_uuid(), $1, $2) RETURNING id`,
+      [businessId, `Staff ${i}`],
+    );
+    staffIds.push(id);
+  }
+  const [{ id: clientId }] = await db.query<{ id: string }[]>(
+    `INSERT INTO clients (id, business_id, name, consent) VALUES (gen_random_uuid(), $1, 'Client', true) RETURNING id`,
+    [businessId],
+  );
+  // One statement: four staff members in turn, a 30-minute appointment every 30 minutes (each
+  // staff member's never overlap), statuses in rotation.
+  await db.query(
+    `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
+                               price_cents, currency, source, code)
+     SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', $3,
+            (ARRAY['PENDING','CONFIRMED','RESCHEDULED','CANCELLED','COMPLETED','NO_SHOW'])[1 + i % 6],
+            t, t + interval '30 minutes', 30, 2000, 'EUR', 'dashboard', 'P' || i
+       FROM generate_series(0, ${APPOINTMENTS - 1}) AS i,
+            LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '30 minutes' AS t) AS start`,
+    [businessId, staffIds, clientId],
+  );
+  await db.query(
+    `INSERT INTO clients (id, business_id, name, consent, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, 'Client ' || i, true, t, t
+       FROM generate_series(1, ${OTHERS}) AS i,
+            LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '1 second' + (i % 7) * interval '1 microsecond' AS t) AS stamp`,
+    [businessId],
+  );
+  await db.query(
+    `INSERT INTO payments (id, business_id, appointment_id, channel, method, status, amount_cents, currency, created_at, updated_at)
+     SELECT gen_random_uuid(), a.business_id, a.id, 'IN_PERSON', 'CARD', 'PAID', 2000, 'EUR', a.ends_at, a.ends_at
+       FROM appointments a WHERE a.business_id = $1 ORDER BY a.starts_at LIMIT ${OTHERS}`,
+    [businessId],
+  );
+  await db.query(
+    `INSERT INTO sales (id, business_id, number, status, subtotal_cents, discount_cents, total_cents, currency, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, i, 'COMPLETED', 2000, 0, 2000, 'EUR', t, t
+       FROM generate_series(1, ${OTHERS}) AS i,
+            LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '1 minute' AS t) AS stamp`,
+    [businessId],
+  );
+  for (const table of ['appointments', 'clients', 'payments', 'sales', 'staff']) await db.query(`ANALYZE ${table}`);
+}, 300_000);
+afterAll(() => app.close());
+
+describe('GET /appointments: a page deep in 200,000 appointments', () => {
+  const everything: AppointmentFilter = {
+    from: parseDateTime('2020-01-01T00:00:00Z')!,
+    to: parseDateTime('2040-01-01T00:00:00Z')!,
+    status: null,
+    staffId: null,
+  };
+
+  it('is an index range scan from the cursor on (business_id, starts_at, id), without OFFSET or sort', async () => {
+    const repository = app.get(AppointmentReadsRepository);
+    const after = await positionAt('appointments', 'starts_at', 150_000);
+    const query = repository.pageQuery(businessId, everything, { after, take: TAKE });
+    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
+    // And it is the page that follows the cursor.
+    const rows = await repository.listPage(businessId, everything, { after, take: TAKE });
+    expect(rows).toHaveLength(TAKE);
+    expect(rows[0].position).toEqual(await positionAt('appointments', 'starts_at', 150_001));
+  });
+
+  it('uses the status index when filtering by status', async () => {
+    const filter = { ...everything, status: 'CANCELLED' as const };
+    const after = await positionAt('appointments', 'starts_at', 30_000, `AND status = 'CANCELLED'`);
+    const query = app.get(AppointmentReadsRepository).pageQuery(businessId, filter, { after, take: TAKE });
+    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_status_start_idx', 'starts_at, id');
+  });
+
+  it('uses the staff index when filtering by staff member', async () => {
+    const filter = { ...everything, staffId: staffIds[2] };
+    const after = await positionAt('appointments', 'starts_at', 40_000, `AND staff_id = '${staffIds[2]}'`);
+    const query = app.get(AppointmentReadsRepository).pageQuery(businessId, filter, { after, take: TAKE });
+    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_staff_start_idx', 'starts_at, id');
+  });
+
+  it('stays an index range scan within a narrow window', async () => {
+    const window = { ...everything, from: parseDateTime('2025-01-01T00:00:00Z')!, to: parseDateTime('2025-02-01T00:00:00Z')! };
+    const after = await positionAt('appointments', 'starts_at', 0, `AND starts_at >= '2025-01-10T00:00:00Z'`);
+    const query = app.get(AppointmentReadsRepository).pageQuery(businessId, window, { after, take: TAKE });
+    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
+  });
+});
+
+describe('the lists in update order: a page deep in 100,000 rows', () => {
+  const since = parseDateTime('2020-01-01T00:00:00Z')!;
+
+  it('GET /clients is an index range scan on (business_id, updated_at, id)', async () => {
+    const after = await positionAt('clients', 'updated_at', 80_000);
+    const query = app.get(ClientsRepository).pageQuery(businessId, since, { after, take: TAKE });
+    expectKeysetPlan(await explain(query), query, 'clients', 'clients_business_updated_idx', 'updated_at, id');
+  });
+
+  it('GET /payments is an index range scan on (business_id, updated_at, id)', async () => {
+    const after = await positionAt('payments', 'updated_at', 80_000);
+    const query = app.get(PaymentReadsRepository).pageQuery(businessId, null, { after, take: TAKE });
+    expectKeysetPlan(await explain(query), query, 'payments', 'payments_business_updated_idx', 'updated_at, id');
+  });
+
+  it('GET /sales is an index range scan on (business_id, updated_at, id)', async () => {
+    const after = await positionAt('sales', 'updated_at', 80_000);
+    const query = app.get(SaleReadsRepository).pageQuery(businessId, since, { after, take: TAKE });
+    expectKeysetPlan(await explain(query), query, 'sales', 'sales_business_updated_idx', 'updated_at, id');
+  });
+});
