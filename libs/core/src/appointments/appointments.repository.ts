@@ -1,9 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppointmentEntity } from '#database/entities/appointment.entity.js';
+import { ACTIVE_APPOINTMENT_STATUSES } from '#database/entities/appointment.entity.js';
+import { managerFor } from '#database/transaction-context.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 import { generateAppointmentCode } from './appointment-code.js';
+
+/** What a status change writes besides the status. */
+export type AppointmentChanges = Pick<AppointmentEntity, 'status' | 'updatedAt'> &
+  Partial<Pick<AppointmentEntity, 'cancellationReason' | 'cancelledAt'>>;
+
+/** Where an appointment sits in its chain of reschedules. */
+export interface RescheduleChain {
+  /** The first appointment of the chain (itself when never rescheduled). */
+  originId: string;
+  /** How many reschedules led to this appointment. */
+  depth: number;
+}
 
 /** Draws of a new code after a clash; a second clash in a row is already a one-in-10^12 event. */
 const CODE_ATTEMPTS = 5;
@@ -21,7 +35,7 @@ export class AppointmentsRepository {
     for (let attempt = 1; ; attempt += 1) {
       try {
         // A savepoint of its own, so that a clash does not abort the caller's transaction.
-        await (manager ?? this.dataSource.manager).transaction((inner) =>
+        await managerFor(this.dataSource, manager).transaction((inner) =>
           inner.getRepository(AppointmentEntity).insert(appointment),
         );
         return;
@@ -40,5 +54,59 @@ export class AppointmentsRepository {
         throw error;
       }
     }
+  }
+
+  // The methods below join the ambient transaction (managerFor): the writes of one request run on
+  // its one connection, never on a second one from the pool.
+
+  /**
+   * The appointment, locked until the transaction ends, so that concurrent writes to one
+   * appointment (two cancels, a cancel and a reschedule) run one after the other and the second
+   * sees the first's outcome.
+   */
+  findByIdForUpdate(businessId: string, appointmentId: string, manager?: EntityManager): Promise<AppointmentEntity | null> {
+    return managerFor(this.dataSource, manager)
+      .getRepository(AppointmentEntity)
+      .findOne({ where: { businessId, id: appointmentId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** The staff member's PENDING/CONFIRMED appointments overlapping [start, end), except `exceptId`. */
+  listActiveOverlapping(
+    businessId: string,
+    staffId: string,
+    start: Date,
+    end: Date,
+    exceptId: string | null,
+    manager?: EntityManager,
+  ): Promise<AppointmentEntity[]> {
+    const query = managerFor(this.dataSource, manager)
+      .getRepository(AppointmentEntity)
+      .createQueryBuilder('a')
+      .where('a.business_id = :businessId AND a.staff_id = :staffId', { businessId, staffId })
+      .andWhere('a.status IN (:...active)', { active: ACTIVE_APPOINTMENT_STATUSES })
+      .andWhere('a.starts_at < :end AND a.ends_at > :start', { start, end });
+    if (exceptId !== null) query.andWhere('a.id <> :exceptId', { exceptId });
+    return query.getMany();
+  }
+
+  async update(businessId: string, appointmentId: string, changes: AppointmentChanges, manager?: EntityManager): Promise<void> {
+    await managerFor(this.dataSource, manager).getRepository(AppointmentEntity).update({ businessId, id: appointmentId }, changes);
+  }
+
+  /** Follows rescheduledFromId back to the first appointment of the chain. */
+  async rescheduleChain(businessId: string, appointmentId: string, manager?: EntityManager): Promise<RescheduleChain> {
+    const rows: { id: string; depth: number }[] = await managerFor(this.dataSource, manager).query(
+      `WITH RECURSIVE chain (id, rescheduled_from_id, depth) AS (
+         SELECT id, rescheduled_from_id, 0 FROM appointments WHERE business_id = $1 AND id = $2
+         UNION ALL
+         SELECT a.id, a.rescheduled_from_id, chain.depth + 1
+           FROM appointments a JOIN chain ON a.id = chain.rescheduled_from_id
+          WHERE a.business_id = $1
+       )
+       SELECT id, depth FROM chain ORDER BY depth DESC LIMIT 1`,
+      [businessId, appointmentId],
+    );
+    if (rows.length === 0) throw new Error(`Appointment ${appointmentId} does not exist.`);
+    return { originId: rows[0].id, depth: Number(rows[0].depth) };
   }
 }

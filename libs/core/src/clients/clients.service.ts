@@ -21,6 +21,13 @@ export interface NewClient {
   consent: boolean;
 }
 
+/** The new client of a booking (Form B of POST /appointments). */
+export interface NewBookingClient {
+  name: string;
+  phone: string;
+  email?: string;
+}
+
 export interface BusinessRef {
   businessId: string;
   businessSlug: string;
@@ -74,6 +81,49 @@ export class ClientsService {
       );
     });
     return client;
+  }
+
+  /**
+   * The new client of a booking (Form B), checked and built but not stored, so that a booking
+   * refuses bad input before it looks anything up (D2). The phone and e-mail rules are create's;
+   * consent and guardian fields are not collected by a booking. Errors point under /client.
+   */
+  prepareForBooking(businessId: string, input: NewBookingClient, now: Date = new Date()): ClientEntity {
+    const errors: FieldError[] = [];
+    const name = input.name.trim();
+    if (name.length < 2) errors.push({ path: '/client/name', message: 'must have at least 2 characters besides spaces' });
+    const phone = normalisePhone(input.phone);
+    if (!phone.ok) errors.push({ path: '/client/phone', message: phone.reason });
+    if (errors.length > 0 || !phone.ok) throw validationFailed(errors);
+    return Object.assign(new ClientEntity(), {
+      id: newId(),
+      businessId,
+      name,
+      phone: phone.e164,
+      email: emptyToNull(input.email),
+      birthDate: null,
+      guardianName: null,
+      guardianEmail: null,
+      consent: false,
+      consentAt: null,
+      notes: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * Stores a client prepared for a booking, with its client.created notice. An existing client
+   * (same phone, or same e-mail in any case) is refused as CLIENT_EXISTS and left unchanged.
+   */
+  async insertPrepared(business: BusinessRef, client: ClientEntity): Promise<void> {
+    await transactional(this.dataSource, async () => {
+      await this.clients.insert(client);
+      await this.notices.record(
+        business.businessId,
+        buildNoticeBody({ type: 'client.created', businessSlug: business.businessSlug, subjectId: client.id, occurredAt: client.createdAt }),
+      );
+    });
   }
 
   async get(businessId: string, clientId: string): Promise<ClientEntity> {

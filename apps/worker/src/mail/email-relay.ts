@@ -1,0 +1,81 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
+import { transactional } from '#database/transaction-context.js';
+import { EMAIL_ATTEMPTS, EMAIL_BACKOFF_TYPE } from '#queue/email-retry.js';
+import { EMAILS_QUEUE, EmailJob, type SendEmailJobData } from '#queue/queues.js';
+
+/** E-mails relayed per transaction; a full batch is followed by the next at once. */
+export const EMAIL_RELAY_BATCH = 100;
+/** The longest wait between two looks at the outbox (at most 1 s, so an e-mail leaves within a second). */
+export const EMAIL_RELAY_POLL_MS = 500;
+
+/**
+ * The e-mail outbox relay (D10): hands committed outbound_emails rows to the `emails` queue,
+ * job id = row id. The rows stay locked (FOR UPDATE SKIP LOCKED) until they are queued and marked
+ * relayed in the same transaction, so several workers relay side by side without repeating each
+ * other; if queueing fails, nothing is marked and the rows are taken again at the next look.
+ * A row queued twice (a crash between queueing and commit) is one job: same job id.
+ */
+@Injectable()
+export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(EmailRelay.name);
+  private readonly stop = new AbortController();
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly emails: OutboundEmailsRepository,
+    @InjectQueue(EMAILS_QUEUE) private readonly queue: Queue<SendEmailJobData, unknown, typeof EmailJob.Send>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.running = this.loop();
+  }
+
+  /** Before the database and the queues close (their shutdown hooks run after this). */
+  async onModuleDestroy(): Promise<void> {
+    this.stop.abort();
+    await this.running;
+  }
+
+  /** Relays one batch; returns how many e-mails it handed to the queue. */
+  relayOnce(): Promise<number> {
+    return transactional(this.dataSource, async () => {
+      const ids = await this.emails.lockUnrelayed(EMAIL_RELAY_BATCH);
+      if (ids.length === 0) return 0;
+      await this.queue.addBulk(
+        ids.map((emailId) => ({
+          name: EmailJob.Send,
+          data: { emailId },
+          opts: { jobId: emailId, attempts: EMAIL_ATTEMPTS, backoff: { type: EMAIL_BACKOFF_TYPE } },
+        })),
+      );
+      await this.emails.markRelayed(ids, new Date());
+      return ids.length;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stop.signal.aborted) {
+      try {
+        if ((await this.relayOnce()) === EMAIL_RELAY_BATCH) continue;
+      } catch (error) {
+        this.logger.error(`E-mail relay failed: ${(error as Error).message}`);
+      }
+      await this.pause();
+    }
+  }
+
+  private pause(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, EMAIL_RELAY_POLL_MS);
+      this.stop.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+}

@@ -1,0 +1,20 @@
+import type { SendMailOptions } from 'nodemailer';
+import { AppConfig } from '#config/app-config.js';
+import { FileMailTransport } from './file-mail-transport.js';
+import { SmtpMailTransport } from './smtp-mail-transport.js';
+
+/** Where e-mails go: an SMTP server, or files when none is configured (D10). */
+export interface MailTransport {
+  /** Resolves once the message was accepted; rejects with why it was not. */
+  send(message: SendMailOptions, id: string): Promise<void>;
+  close(): void;
+}
+
+export const MAIL_TRANSPORT = Symbol('MailTransport');
+
+export const mailTransportProvider = {
+  provide: MAIL_TRANSPORT,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig): MailTransport =>
+    config.SMTP_URL ? new SmtpMailTransport(config.SMTP_URL) : new FileMailTransport(config.MAIL_DIR),
+};

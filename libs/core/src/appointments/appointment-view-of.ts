@@ -1,0 +1,27 @@
+import type { AppointmentEntity } from '#database/entities/appointment.entity.js';
+import type { AppointmentView } from './appointment-view.js';
+
+/** The view of an appointment a write has in hand, with the names it has already loaded. */
+export function appointmentViewOf(
+  appointment: AppointmentEntity,
+  staff: { id: string; name: string },
+  client: { id: string; name: string },
+): AppointmentView {
+  return {
+    id: appointment.id,
+    status: appointment.status,
+    startsAt: appointment.startsAt,
+    endsAt: appointment.endsAt,
+    durationMin: appointment.durationMin,
+    service: { id: appointment.serviceId, name: appointment.serviceName },
+    priceCents: appointment.priceCents,
+    currency: appointment.currency,
+    staff: { id: staff.id, name: staff.name },
+    client: { id: client.id, name: client.name },
+    source: appointment.source,
+    locationId: appointment.locationId,
+    rescheduledFromId: appointment.rescheduledFromId,
+    createdAt: appointment.createdAt,
+    updatedAt: appointment.updatedAt,
+  };
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { AvailabilityModule } from '../availability/availability.module.js';
+import { BusinessesModule } from '../businesses/businesses.module.js';
+import { ClientsModule } from '../clients/clients.module.js';
+import { MailModule } from '../mail/mail.module.js';
+import { NoticesModule } from '../notices/notices.module.js';
+import { ServicesModule } from '../services/services.module.js';
+import { StaffModule } from '../staff/staff.module.js';
+import { AppointmentStatusService } from './appointment-status.service.js';
+import { AppointmentWritesService } from './appointment-writes.service.js';
+import { AppointmentsModule } from './appointments.module.js';
+
+/** Booking, reschedule and cancel (the API), and the dashboard's status changes (the admin). */
+@Module({
+  imports: [
+    AppointmentsModule,
+    AvailabilityModule,
+    BusinessesModule,
+    ClientsModule,
+    MailModule,
+    NoticesModule,
+    ServicesModule,
+    StaffModule,
+  ],
+  providers: [AppointmentWritesService, AppointmentStatusService],
+  exports: [AppointmentWritesService, AppointmentStatusService],
+})
+export class AppointmentWritesModule {}

@@ -1,0 +1,273 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppointmentEntity, type AppointmentStatus } from '#database/entities/appointment.entity.js';
+import type { BusinessEntity } from '#database/entities/business.entity.js';
+import type { ClientEntity } from '#database/entities/client.entity.js';
+import type { StaffEntity } from '#database/entities/staff.entity.js';
+import { newId } from '#database/new-id.js';
+import { managerFor, transactional } from '#database/transaction-context.js';
+import { SlotAvailabilityService } from '../availability/slot-availability.service.js';
+import { BusinessesService } from '../businesses/businesses.service.js';
+import { ClientsRepository } from '../clients/clients.repository.js';
+import { ClientsService, type BusinessRef, type NewBookingClient } from '../clients/clients.service.js';
+import { DomainError, notFound, validationFailed } from '../errors/domain-error.js';
+import { AppointmentEmailOutboxService } from '../mail/appointment-email-outbox.service.js';
+import { buildNoticeBody } from '../notices/notice-body.js';
+import { NoticesRepository } from '../notices/notices.repository.js';
+import { ServicesRepository } from '../services/services.repository.js';
+import { StaffRepository } from '../staff/staff.repository.js';
+import { generateAppointmentCode } from './appointment-code.js';
+import { isActive } from './appointment-transitions.js';
+import type { AppointmentView } from './appointment-view.js';
+import { appointmentViewOf } from './appointment-view-of.js';
+import { AppointmentsRepository } from './appointments.repository.js';
+import { parseStartInstant } from './start-instant.js';
+
+export interface NewAppointment {
+  staffId: string;
+  serviceId: string;
+  /** RFC 3339 date-time with an offset. */
+  startAt: string;
+  /** Form A: an existing client; Form B: a new one, created with the appointment. */
+  client: { id: string } | NewBookingClient;
+}
+
+export interface RescheduleRequest {
+  startAt: string;
+  /** Another staff member; default the same one. */
+  staffId?: string;
+}
+
+export interface CancelRequest {
+  reason: string;
+}
+
+/** The source of every appointment booked or rescheduled through the API (D6). */
+const API_SOURCE = 'api';
+const CANCEL_REASON_MIN = 3;
+
+const notActive = (status: AppointmentStatus): DomainError =>
+  new DomainError(
+    'APPOINTMENT_NOT_ACTIVE',
+    `Only a PENDING or CONFIRMED appointment can be rescheduled or cancelled; this one is ${status}.`,
+  );
+
+const endOf = (start: Date, durationMin: number): Date => new Date(start.getTime() + durationMin * 60_000);
+
+/**
+ * The appointment writes of the API (D6): book, reschedule, cancel. Each runs in one transaction
+ * (the idempotent request's, when there is one) that also holds its change notices (D9) and its
+ * queued e-mails (D10). Input is refused (400) before anything is looked up, then what is missing
+ * (404), then what conflicts (409), in the order of decision D2.
+ */
+@Injectable()
+export class AppointmentWritesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly appointments: AppointmentsRepository,
+    private readonly businesses: BusinessesService,
+    private readonly staff: StaffRepository,
+    private readonly services: ServicesRepository,
+    private readonly clients: ClientsRepository,
+    private readonly clientsService: ClientsService,
+    private readonly availability: SlotAvailabilityService,
+    private readonly notices: NoticesRepository,
+    private readonly emails: AppointmentEmailOutboxService,
+  ) {}
+
+  /**
+   * Books a free slot. Form B creates the client too; its CLIENT_EXISTS, like every refusal,
+   * leaves nothing behind. The exclusion constraint has the last word on a concurrent booking
+   * of the same slot: SLOT_TAKEN.
+   */
+  async book(ref: BusinessRef, input: NewAppointment): Promise<AppointmentView> {
+    const startsAt = parseStartInstant(input.startAt, '/startAt');
+    const clientForm: { existingId: string } | { created: ClientEntity } =
+      'id' in input.client
+        ? { existingId: input.client.id }
+        : { created: this.clientsService.prepareForBooking(ref.businessId, input.client) };
+    return transactional(this.dataSource, async () => {
+      const business = await this.business(ref);
+      const staff = await this.staffMember(ref.businessId, input.staffId);
+      const service = await this.services.findById(ref.businessId, input.serviceId, this.transaction());
+      if (!service) throw notFound('The service');
+      const client =
+        'created' in clientForm ? clientForm.created : await this.existingClient(ref.businessId, clientForm.existingId);
+      await this.availability.assertFree({
+        businessId: ref.businessId,
+        timezone: business.timezone,
+        staff,
+        service,
+        startsAt,
+        durationMin: service.durationMin,
+      });
+      if ('created' in clientForm) await this.clientsService.insertPrepared(ref, clientForm.created);
+
+      const now = new Date();
+      const appointment = Object.assign(new AppointmentEntity(), {
+        id: newId(),
+        businessId: ref.businessId,
+        staffId: staff.id,
+        serviceId: service.id,
+        serviceName: service.name,
+        clientId: client.id,
+        status: business.autoConfirm ? 'CONFIRMED' : 'PENDING',
+        startsAt,
+        endsAt: endOf(startsAt, service.durationMin),
+        durationMin: service.durationMin,
+        priceCents: service.priceCents,
+        currency: business.currency,
+        source: API_SOURCE,
+        locationId: null,
+        rescheduledFromId: null,
+        code: generateAppointmentCode(),
+        cancellationReason: null,
+        cancelledAt: null,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies AppointmentEntity);
+      await this.appointments.insert(appointment, this.transaction());
+      await this.notices.record(
+        ref.businessId,
+        buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
+      );
+      await this.emails.queue({ kind: 'APPOINTMENT_BOOKED', business, appointment, staffName: staff.name, client });
+      return appointmentViewOf(appointment, staff, client);
+    });
+  }
+
+  /**
+   * Moves an active appointment: the old one becomes RESCHEDULED and a new one takes the new
+   * start, with the old one's client, service, status and booked terms (duration, price). The
+   * old row leaves the active statuses before the new one is inserted, so its own interval never
+   * blocks the move.
+   */
+  async reschedule(ref: BusinessRef, appointmentId: string, input: RescheduleRequest): Promise<AppointmentView> {
+    const startsAt = parseStartInstant(input.startAt, '/startAt');
+    return transactional(this.dataSource, async () => {
+      const previous = await this.appointments.findByIdForUpdate(ref.businessId, appointmentId);
+      if (!previous) throw notFound('The appointment');
+      const staff = await this.staffMember(ref.businessId, input.staffId ?? previous.staffId);
+      if (!isActive(previous.status)) throw notActive(previous.status);
+      const business = await this.business(ref);
+      const service = previous.serviceId
+        ? await this.services.findById(ref.businessId, previous.serviceId, this.transaction())
+        : null;
+      await this.availability.assertFree({
+        businessId: ref.businessId,
+        timezone: business.timezone,
+        staff,
+        service,
+        startsAt,
+        durationMin: previous.durationMin,
+        replacingId: previous.id,
+      });
+
+      const now = new Date();
+      await this.appointments.update(ref.businessId, previous.id, { status: 'RESCHEDULED', updatedAt: now });
+      const appointment = Object.assign(new AppointmentEntity(), {
+        id: newId(),
+        businessId: ref.businessId,
+        staffId: staff.id,
+        serviceId: previous.serviceId,
+        serviceName: previous.serviceName,
+        clientId: previous.clientId,
+        status: previous.status,
+        startsAt,
+        endsAt: endOf(startsAt, previous.durationMin),
+        durationMin: previous.durationMin,
+        priceCents: previous.priceCents,
+        currency: previous.currency,
+        source: API_SOURCE,
+        locationId: previous.locationId,
+        rescheduledFromId: previous.id,
+        code: generateAppointmentCode(),
+        cancellationReason: null,
+        cancelledAt: null,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies AppointmentEntity);
+      await this.appointments.insert(appointment, this.transaction());
+      await this.notices.record(
+        ref.businessId,
+        buildNoticeBody({
+          type: 'appointment.rescheduled',
+          businessSlug: ref.businessSlug,
+          subjectId: appointment.id,
+          previousId: previous.id,
+          occurredAt: now,
+        }),
+      );
+      const client = await this.clientOf(appointment);
+      await this.emails.queue({
+        kind: 'APPOINTMENT_RESCHEDULED',
+        business,
+        appointment,
+        staffName: staff.name,
+        client,
+        previousStartsAt: previous.startsAt,
+      });
+      return appointmentViewOf(appointment, staff, client);
+    });
+  }
+
+  /** Cancels an active appointment; the reason is stored and never returned. */
+  async cancel(ref: BusinessRef, appointmentId: string, input: CancelRequest): Promise<AppointmentView> {
+    const reason = input.reason.trim();
+    if (reason.length < CANCEL_REASON_MIN) {
+      throw validationFailed([{ path: '/reason', message: `must have at least ${CANCEL_REASON_MIN} characters besides spaces` }]);
+    }
+    return transactional(this.dataSource, async () => {
+      const appointment = await this.appointments.findByIdForUpdate(ref.businessId, appointmentId);
+      if (!appointment) throw notFound('The appointment');
+      if (!isActive(appointment.status)) throw notActive(appointment.status);
+
+      const now = new Date();
+      const changes = { status: 'CANCELLED', cancellationReason: reason, cancelledAt: now, updatedAt: now } as const;
+      await this.appointments.update(ref.businessId, appointment.id, changes);
+      Object.assign(appointment, changes);
+      await this.notices.record(
+        ref.businessId,
+        buildNoticeBody({ type: 'appointment.cancelled', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
+      );
+      const business = await this.business(ref);
+      const staff = await this.staff.findById(ref.businessId, appointment.staffId);
+      const client = await this.clientOf(appointment);
+      if (!staff) throw new Error(`Staff member ${appointment.staffId} of appointment ${appointment.id} is missing.`);
+      await this.emails.queue({ kind: 'APPOINTMENT_CANCELLED', business, appointment, staffName: staff.name, client });
+      return appointmentViewOf(appointment, staff, client);
+    });
+  }
+
+  /**
+   * The write's transaction, for the repositories that take it as an argument rather than joining
+   * the ambient one (businesses, services, the appointment insert): without it they would run on a
+   * second pool connection, outside the transaction, and a burst of writes could starve the pool.
+   */
+  private transaction(): EntityManager {
+    return managerFor(this.dataSource);
+  }
+
+  private business(ref: BusinessRef): Promise<BusinessEntity> {
+    return this.businesses.getBySlug(ref.businessSlug, this.transaction());
+  }
+
+  private async staffMember(businessId: string, staffId: string): Promise<StaffEntity> {
+    const staff = await this.staff.findById(businessId, staffId);
+    if (!staff) throw notFound('The staff member');
+    return staff;
+  }
+
+  private async existingClient(businessId: string, clientId: string): Promise<ClientEntity> {
+    const client = await this.clients.findById(businessId, clientId);
+    if (!client) throw notFound('The client');
+    return client;
+  }
+
+  /** An appointment's client always exists: the foreign key forbids deleting it. */
+  private async clientOf(appointment: AppointmentEntity): Promise<ClientEntity> {
+    const client = await this.clients.findById(appointment.businessId, appointment.clientId);
+    if (!client) throw new Error(`Client ${appointment.clientId} of appointment ${appointment.id} is missing.`);
+    return client;
+  }
+}

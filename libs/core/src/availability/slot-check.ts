@@ -1,0 +1,51 @@
+import { overlaps, type TimeInterval } from './time-interval.js';
+import { fitsWorkingHours, type WeeklyHours } from './working-hours.js';
+
+/** Everything that decides whether a slot is free (D6), gathered before deciding. */
+export interface SlotFacts {
+  now: Date;
+  slot: TimeInterval;
+  /** IANA time zone of the business: weekly hours are read in it. */
+  timezone: string;
+  staffActive: boolean;
+  /** Null when the service no longer exists (an appointment whose service was deleted). */
+  service: { active: boolean; performedByStaff: boolean } | null;
+  workingHours: readonly WeeklyHours[];
+  /** The staff member's PENDING/CONFIRMED appointments near the slot, the one being replaced left out. */
+  appointments: readonly TimeInterval[];
+  /** The staff member's time blocks near the slot. */
+  blocks: readonly TimeInterval[];
+}
+
+export interface SlotRefusal {
+  code: 'SLOT_UNAVAILABLE' | 'SLOT_TAKEN';
+  detail: string;
+}
+
+/** A staff member with no service list performs every service (D6). */
+export function performsService(servicesOfStaff: readonly string[], serviceId: string): boolean {
+  return servicesOfStaff.length === 0 || servicesOfStaff.includes(serviceId);
+}
+
+/**
+ * Why the slot cannot be booked, or null when it can. What the business offers is checked
+ * before what is already booked, so SLOT_TAKEN always means "free at another time".
+ */
+export function checkSlot(facts: SlotFacts): SlotRefusal | null {
+  const unavailable = (detail: string): SlotRefusal => ({ code: 'SLOT_UNAVAILABLE', detail });
+  if (facts.slot.start.getTime() < facts.now.getTime()) return unavailable('The start is in the past.');
+  if (!facts.service) return unavailable('The service is no longer offered.');
+  if (!facts.service.active) return unavailable('The service is not active.');
+  if (!facts.service.performedByStaff) return unavailable('The staff member does not perform this service.');
+  if (!facts.staffActive) return unavailable('The staff member takes no bookings.');
+  if (!fitsWorkingHours(facts.slot, facts.workingHours, facts.timezone)) {
+    return unavailable("The interval is not inside one of the staff member's working hours.");
+  }
+  if (facts.appointments.some((busy) => overlaps(busy, facts.slot))) {
+    return { code: 'SLOT_TAKEN', detail: 'The staff member already has an active appointment that overlaps this interval.' };
+  }
+  if (facts.blocks.some((busy) => overlaps(busy, facts.slot))) {
+    return { code: 'SLOT_TAKEN', detail: 'The staff member is not available in this interval (time block).' };
+  }
+  return null;
+}
