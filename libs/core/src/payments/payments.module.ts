@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
+import { BusinessesModule } from '../businesses/businesses.module.js';
+import { NoticesModule } from '../notices/notices.module.js';
 import { PaymentsRepository } from './payments.repository.js';
+import { PaymentsService } from './payments.service.js';
 
 @Module({
-  providers: [PaymentsRepository],
-  exports: [PaymentsRepository],
+  imports: [BusinessesModule, NoticesModule],
+  providers: [PaymentsRepository, PaymentsService],
+  exports: [PaymentsRepository, PaymentsService],
 })
 export class PaymentsModule {}

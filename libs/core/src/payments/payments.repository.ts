@@ -13,4 +13,13 @@ export class PaymentsRepository {
       .getRepository(PaymentEntity)
       .insert(payment as QueryDeepPartialEntity<PaymentEntity>);
   }
+
+  /** Whether the appointment is one of this business's (a payment is always for one). */
+  async appointmentExists(businessId: string, appointmentId: string, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
+      'SELECT 1 FROM appointments WHERE business_id = $1 AND id = $2',
+      [businessId, appointmentId],
+    );
+    return rows.length > 0;
+  }
 }

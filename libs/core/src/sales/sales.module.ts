@@ -1,8 +1,14 @@
 import { Module } from '@nestjs/common';
+import { BusinessesModule } from '../businesses/businesses.module.js';
+import { ClientsModule } from '../clients/clients.module.js';
+import { NoticesModule } from '../notices/notices.module.js';
+import { ServicesModule } from '../services/services.module.js';
 import { SalesRepository } from './sales.repository.js';
+import { SalesService } from './sales.service.js';
 
 @Module({
-  providers: [SalesRepository],
-  exports: [SalesRepository],
+  imports: [BusinessesModule, ClientsModule, ServicesModule, NoticesModule],
+  providers: [SalesRepository, SalesService],
+  exports: [SalesRepository, SalesService],
 })
 export class SalesModule {}

@@ -28,4 +28,13 @@ export class SalesRepository {
     await m.getRepository(SaleEntity).insert(sale);
     if (items.length > 0) await m.getRepository(SaleItemEntity).insert(items);
   }
+
+  /** Whether the appointment is one of this business's. */
+  async appointmentExists(businessId: string, appointmentId: string, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
+      'SELECT 1 FROM appointments WHERE business_id = $1 AND id = $2',
+      [businessId, appointmentId],
+    );
+    return rows.length > 0;
+  }
 }

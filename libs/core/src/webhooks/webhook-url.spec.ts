@@ -39,6 +39,29 @@ describe('checkWebhookUrl', () => {
     }
   });
 
+  it('refuses decimal, octal, hex and short IPv4 forms, trailing dots, multicast and more IPv6 forms', () => {
+    for (const host of [
+      '2130706433',
+      '0177.0.0.1',
+      '0x7f.0.0.1',
+      '0x7f000001',
+      '127.1',
+      '017700000001',
+      'localhost.',
+      'LOCALHOST',
+      '224.0.0.1',
+      '255.255.255.255',
+      '0',
+      '[::]',
+      '[::127.0.0.1]',
+      '[0:0:0:0:0:ffff:7f00:1]',
+      '[64:ff9b::7f00:1]',
+      '[ff02::1]',
+    ]) {
+      expect(checkWebhookUrl(`https://${host}:8443/hook`, false)).toMatch(/^must not point/);
+    }
+  });
+
   it('lets WEBHOOKS_ALLOW_PRIVATE accept http and local addresses', () => {
     expect(checkWebhookUrl('http://127.0.0.1:4000/hook', true)).toBeNull();
     expect(checkWebhookUrl('https://localhost/hook', true)).toBeNull();

@@ -1,47 +1,21 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { nonPublicRange } from './webhook-address.js';
 
-/** Loopback, private, link-local and other non-public ranges a notice must never be sent to (D9). */
-function blockList(family: 'ipv4' | 'ipv6', subnets: readonly (readonly [string, number])[]): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix] of subnets) list.addSubnet(network, prefix, family);
-  return list;
+/** The host of a URL as a resolver takes it: without IPv6 brackets or the trailing dot of a name. */
+export function urlHost(url: URL): string {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return host.endsWith('.') ? host.slice(0, -1) : host;
 }
 
-// Two lists, because a BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules.
-const NON_PUBLIC_V4 = blockList('ipv4', [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-]);
-const NON_PUBLIC_V6 = blockList('ipv6', [
-  ['::', 128],
-  ['::1', 128],
-  // IPv4-mapped addresses: another way to write any IPv4 address, private ones included.
-  ['::ffff:0:0', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-]);
-
-function isNonPublicAddress(host: string): boolean {
-  const address = host.startsWith('[') ? host.slice(1, -1) : host;
-  switch (isIP(address)) {
-    case 4:
-      return NON_PUBLIC_V4.check(address, 'ipv4');
-    case 6:
-      return NON_PUBLIC_V6.check(address, 'ipv6');
-    default:
-      return false;
-  }
+/** Names that always mean this machine (RFC 6761), whatever a resolver says. */
+export function isLocalName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
 }
 
 /**
  * Checks an endpoint address when it is registered; returns why it is refused, or null.
- * Only what the address itself shows is checked here: a host name that resolves to a private
- * range is caught when a notice is sent, which must be checked then anyway (DNS rebinding).
+ * Only what the address itself shows is checked here; resolveDeliveryTarget also resolves the
+ * name and checks every address, at registration and again at every send (DNS rebinding).
  * allowPrivate (WEBHOOKS_ALLOW_PRIVATE) lifts the https and range rules for local use and tests.
  */
 export function checkWebhookUrl(raw: string, allowPrivate: boolean): string | null {
@@ -58,11 +32,12 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string | nu
   if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
   if (url.hash !== '') return 'must not have a fragment';
   if (raw.length > 2048) return 'must be at most 2048 characters';
-  if (!allowPrivate && (url.hostname === 'localhost' || url.hostname.endsWith('.localhost'))) {
-    return 'must not point to this machine';
-  }
-  if (!allowPrivate && isNonPublicAddress(url.hostname)) {
-    return 'must not point to a loopback, private or link-local address';
-  }
+  if (allowPrivate) return null;
+  // The WHATWG parser has already turned decimal, octal and hex IPv4 forms (2130706433,
+  // 0177.0.0.1, 0x7f.1) into dotted quads, so only canonical addresses reach the range check.
+  const host = urlHost(url);
+  if (isLocalName(host)) return 'must not point to this machine';
+  const range = isIP(host) === 0 ? null : nonPublicRange(host);
+  if (range) return `must not point to a non-public address (${range})`;
   return null;
 }

@@ -10,6 +10,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Check('notice_deliveries_status_check', `status IN ('PENDING', 'DELIVERED', 'FAILED')`)
 @Index('notice_deliveries_notice_endpoint_key', ['noticeId', 'endpointId'], { unique: true })
 @Index('notice_deliveries_endpoint_status_idx', ['endpointId', 'status'])
+// The worker's sweep looks for pending deliveries that are due.
+@Index('notice_deliveries_pending_due_idx', ['nextAttemptAt', 'id'], { where: `status = 'PENDING'` })
+// `admin webhook deliveries` lists a business's deliveries, newest first.
+@Index('notice_deliveries_business_created_idx', ['businessId', 'createdAt'])
 export class NoticeDeliveryEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;

@@ -5,6 +5,8 @@ import { BusinessEntity } from './business.entity.js';
 @Entity({ name: 'notices' })
 @Index('notices_unrelayed_idx', ['createdAt'], { where: 'relayed_at IS NULL' })
 @Index('notices_business_created_idx', ['businessId', 'createdAt'])
+// The 30-day purge deletes by age across businesses.
+@Index('notices_created_idx', ['createdAt'])
 export class NoticeEntity {
   /** The notice id receivers deduplicate on. */
   @PrimaryColumn({ type: 'uuid' })

@@ -1,0 +1,39 @@
+import { buildNoticeBody, checkNoticeBody } from './notice-body.js';
+
+const subjectId = '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10';
+const occurredAt = new Date('2030-01-07T09:00:00.000Z');
+
+describe('checkNoticeBody', () => {
+  it('keeps exactly the D9 fields, in D9 order', () => {
+    const built = buildNoticeBody({ type: 'payment.received', businessSlug: 'salon', subjectId, occurredAt });
+    // jsonb gives the keys back in its own order; the body is rebuilt in D9's.
+    const stored = { data: { occurredAt: built.data.occurredAt, id: subjectId }, business: 'salon', type: built.type, id: built.id, createdAt: built.createdAt };
+    const body = checkNoticeBody(stored);
+    expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'business', 'data']);
+    expect(Object.keys(body.data)).toEqual(['id', 'occurredAt']);
+    expect(body).toEqual(built);
+  });
+
+  it('requires previousId on appointment.rescheduled, and only there', () => {
+    const rescheduled = buildNoticeBody({ type: 'appointment.rescheduled', businessSlug: 'salon', subjectId, occurredAt, previousId: subjectId });
+    expect(checkNoticeBody(rescheduled).data).toEqual({ id: subjectId, occurredAt: occurredAt.toISOString(), previousId: subjectId });
+    expect(() => checkNoticeBody({ ...rescheduled, data: { id: subjectId, occurredAt: rescheduled.data.occurredAt } })).toThrow(/previousId/);
+    const created = buildNoticeBody({ type: 'appointment.created', businessSlug: 'salon', subjectId, occurredAt });
+    expect(() => checkNoticeBody({ ...created, data: { ...created.data, previousId: subjectId } })).toThrow(/previousId/);
+  });
+
+  it('refuses any other field, anywhere', () => {
+    const body = buildNoticeBody({ type: 'client.created', businessSlug: 'salon', subjectId, occurredAt });
+    expect(() => checkNoticeBody({ ...body, name: 'Maria' })).toThrow(/unknown field name/);
+    expect(() => checkNoticeBody({ ...body, data: { ...body.data, phone: '+351912345678' } })).toThrow(/unknown field data.phone/);
+    expect(() => checkNoticeBody({ ...body, data: { ...body.data, amountCents: 2500 } })).toThrow(/data.amountCents/);
+  });
+
+  it('refuses unknown types and missing fields', () => {
+    const body = buildNoticeBody({ type: 'sale.created', businessSlug: 'salon', subjectId, occurredAt });
+    expect(() => checkNoticeBody({ ...body, type: 'sale.deleted' })).toThrow(/not a notice type/);
+    const { business: _business, ...withoutBusiness } = body;
+    expect(() => checkNoticeBody(withoutBusiness)).toThrow(/business/);
+    expect(() => checkNoticeBody('{}')).toThrow();
+  });
+});

@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SaleItemEntity, type SaleItemType } from '#database/entities/sale-item.entity.js';
+import { SaleEntity, type SaleStatus } from '#database/entities/sale.entity.js';
+import { newId } from '#database/new-id.js';
+import { BusinessesService } from '../businesses/businesses.service.js';
+import { ClientsRepository } from '../clients/clients.repository.js';
+import { validationFailed, type FieldError } from '../errors/domain-error.js';
+import { buildNoticeBody } from '../notices/notice-body.js';
+import { NoticesRepository } from '../notices/notices.repository.js';
+import { ServicesRepository } from '../services/services.repository.js';
+import { readNewSale, type NewSale } from './new-sale.js';
+import { SalesRepository } from './sales.repository.js';
+
+/** A recorded sale as D8 shows it (never costs or the internal note), with its notice. */
+export interface RecordedSale {
+  id: string;
+  business: string;
+  number: number;
+  status: SaleStatus;
+  clientId: string | null;
+  appointmentId: string | null;
+  paymentPending: boolean;
+  items: {
+    id: string;
+    type: SaleItemType;
+    name: string;
+    serviceId: string | null;
+    quantity: number;
+    unitPriceCents: number;
+    discountCents: number;
+    totalCents: number;
+  }[];
+  subtotalCents: number;
+  discountCents: number;
+  totalCents: number;
+  currency: string;
+  createdAt: string;
+  /** The sale.created notice. */
+  noticeId: string;
+}
+
+/** Sales the business records (the dashboard side; the API only reads them). */
+@Injectable()
+export class SalesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly businesses: BusinessesService,
+    private readonly sales: SalesRepository,
+    private readonly clients: ClientsRepository,
+    private readonly services: ServicesRepository,
+    private readonly notices: NoticesRepository,
+  ) {}
+
+  /**
+   * Records a sale from a sale file (see readNewSale), numbered after the business's last one, in
+   * the business currency, with its sale.created notice in the same transaction (D9).
+   */
+  async record(businessSlug: string, json: unknown): Promise<RecordedSale> {
+    const input = readNewSale(json);
+    const business = await this.businesses.getBySlug(businessSlug);
+    const now = new Date();
+    const saleId = newId();
+    const items = input.items.map((item, position) =>
+      Object.assign(new SaleItemEntity(), {
+        id: newId(),
+        businessId: business.id,
+        saleId,
+        position,
+        type: item.type,
+        name: item.name,
+        serviceId: item.serviceId,
+        quantity: item.quantity,
+        unitPriceCents: item.unitPriceCents,
+        discountCents: item.discountCents,
+        totalCents: item.quantity * item.unitPriceCents - item.discountCents,
+        costCents: item.costCents,
+      }),
+    );
+    const subtotalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
+    const discountCents = items.reduce((sum, item) => sum + item.discountCents, 0);
+
+    return this.dataSource.transaction(async (manager) => {
+      await this.checkReferences(business.id, input, manager);
+      const sale = Object.assign(new SaleEntity(), {
+        id: saleId,
+        businessId: business.id,
+        number: await this.sales.nextNumber(business.id, manager),
+        status: input.status,
+        clientId: input.clientId,
+        appointmentId: input.appointmentId,
+        paymentPending: input.paymentPending,
+        subtotalCents,
+        discountCents,
+        totalCents: subtotalCents - discountCents,
+        currency: business.currency,
+        internalNote: input.internalNote,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.sales.insert(sale, items, manager);
+      const notice = buildNoticeBody({ type: 'sale.created', businessSlug: business.slug, subjectId: sale.id, occurredAt: now });
+      await this.notices.record(business.id, notice, manager);
+      return {
+        id: sale.id,
+        business: business.slug,
+        number: sale.number,
+        status: sale.status,
+        clientId: sale.clientId,
+        appointmentId: sale.appointmentId,
+        paymentPending: sale.paymentPending,
+        items: items.map((item) => ({
+          id: item.id,
+          type: item.type,
+          name: item.name,
+          serviceId: item.serviceId,
+          quantity: item.quantity,
+          unitPriceCents: item.unitPriceCents,
+          discountCents: item.discountCents,
+          totalCents: item.totalCents,
+        })),
+        subtotalCents: sale.subtotalCents,
+        discountCents: sale.discountCents,
+        totalCents: sale.totalCents,
+        currency: sale.currency,
+        createdAt: now.toISOString(),
+        noticeId: notice.id,
+      };
+    });
+  }
+
+  /** Every id the sale names must be one of this business's; all misses are reported at once. */
+  private async checkReferences(businessId: string, sale: NewSale, manager: EntityManager): Promise<void> {
+    const errors: FieldError[] = [];
+    if (sale.clientId !== null && !(await this.clients.findById(businessId, sale.clientId, manager))) {
+      errors.push({ path: '/clientId', message: 'is not a client of this business' });
+    }
+    if (sale.appointmentId !== null && !(await this.sales.appointmentExists(businessId, sale.appointmentId, manager))) {
+      errors.push({ path: '/appointmentId', message: 'is not an appointment of this business' });
+    }
+    for (const [index, item] of sale.items.entries()) {
+      if (item.serviceId !== null && !(await this.services.findById(businessId, item.serviceId, manager))) {
+        errors.push({ path: `/items/${index}/serviceId`, message: 'is not a service of this business' });
+      }
+    }
+    if (errors.length > 0) throw validationFailed(errors);
+  }
+}

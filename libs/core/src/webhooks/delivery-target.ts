@@ -1,0 +1,87 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { nonPublicRange } from './webhook-address.js';
+import { checkWebhookUrl, urlHost } from './webhook-url.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to every address it has. */
+export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The system resolver (getaddrinfo, as any other program on the machine), every address in its order. */
+export const systemLookup: HostLookup = async (hostname) => {
+  const found = await lookup(hostname, { all: true, order: 'verbatim' });
+  return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+};
+
+/** Where a notice may be sent: the URL, its host name, and the one checked address to connect to. */
+export interface DeliveryTarget {
+  ok: true;
+  url: URL;
+  host: string;
+  address: ResolvedAddress;
+}
+
+export interface RefusedTarget {
+  ok: false;
+  reason: string;
+  /** The name did not resolve (yet): nothing is known against it, only that nothing can be sent. */
+  unresolved?: true;
+}
+
+export interface TargetOptions {
+  /** WEBHOOKS_ALLOW_PRIVATE: http and non-public addresses are accepted. */
+  allowPrivate: boolean;
+  lookup: HostLookup;
+  /** How long the name may take to resolve. */
+  timeoutMs: number;
+}
+
+async function resolveWithin(host: string, options: TargetOptions): Promise<ResolvedAddress[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`lookup timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
+  });
+  try {
+    return await Promise.race([options.lookup(host), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Checks an endpoint address and decides which IP address to connect to (D9): https only, then
+ * the host name is resolved and EVERY address it has must be public, so that a name with one
+ * private address among public ones is refused too. The caller connects to the returned address
+ * without a second lookup, so a resolver that answers differently the next time (DNS rebinding)
+ * cannot redirect the connection. Runs at registration and before every attempt.
+ */
+export async function resolveDeliveryTarget(raw: string, options: TargetOptions): Promise<DeliveryTarget | RefusedTarget> {
+  const refusal = checkWebhookUrl(raw, options.allowPrivate);
+  if (refusal) return { ok: false, reason: `the address ${refusal}` };
+  const url = new URL(raw);
+  const host = urlHost(url);
+  const literal = isIP(host);
+  let addresses: ResolvedAddress[];
+  if (literal === 4 || literal === 6) {
+    addresses = [{ address: host, family: literal }];
+  } else {
+    try {
+      addresses = await resolveWithin(host, options);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      return { ok: false, reason: `the host name ${host} does not resolve (${code})`, unresolved: true };
+    }
+    if (addresses.length === 0) return { ok: false, reason: `the host name ${host} has no address`, unresolved: true };
+  }
+  if (!options.allowPrivate) {
+    for (const { address } of addresses) {
+      const range = nonPublicRange(address);
+      if (range) return { ok: false, reason: `${host} resolves to a non-public address, ${address} (${range})` };
+    }
+  }
+  return { ok: true, url, host, address: addresses[0] };
+}

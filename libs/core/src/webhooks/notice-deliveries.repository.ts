@@ -1,0 +1,214 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DeliveryAttemptEntity } from '#database/entities/delivery-attempt.entity.js';
+import { NoticeDeliveryEntity, type DeliveryStatus } from '#database/entities/notice-delivery.entity.js';
+import { managerFor } from '#database/transaction-context.js';
+
+/** Which delivery: a notice on its way to one endpoint (also the job's data). */
+export interface DeliveryRef {
+  businessId: string;
+  noticeId: string;
+  endpointId: string;
+}
+
+/** A delivery with what sending it takes: the stored body and the endpoint's address and secrets. */
+export interface DeliveryToSend extends DeliveryRef {
+  id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  payload: unknown;
+  endpoint: {
+    url: string;
+    secret: string;
+    previousSecret: string | null;
+    previousSecretExpiresAt: Date | null;
+    enabled: boolean;
+    disabledReason: string | null;
+  };
+}
+
+/** A due delivery, with the key the sweep pages on. */
+export interface DueDelivery extends DeliveryRef {
+  id: string;
+  nextAttemptAt: Date;
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  noticeId?: string;
+  limit: number;
+}
+
+export interface DeliveryListItem {
+  id: string;
+  noticeId: string;
+  type: string;
+  endpointId: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  lastAttempt: { attemptedAt: Date; statusCode: number | null; durationMs: number; error: string | null } | null;
+}
+
+interface DeliveryListRow extends Omit<DeliveryListItem, 'lastAttempt'> {
+  attemptedAt: Date | null;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+/** A delivery's own columns (what is inserted), without its relations. */
+export type NewDelivery = Omit<NoticeDeliveryEntity, 'notice' | 'endpoint'>;
+export type NewAttempt = Omit<DeliveryAttemptEntity, 'delivery'>;
+
+export interface DeliveryUpdate {
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+}
+
+@Injectable()
+export class NoticeDeliveriesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts deliveries, skipping any that exist (one per notice and endpoint), and returns the
+   * ones inserted.
+   */
+  async insertMany(deliveries: readonly NewDelivery[], manager: EntityManager): Promise<DeliveryRef[]> {
+    if (deliveries.length === 0) return [];
+    const result = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(NoticeDeliveryEntity)
+      .values([...deliveries])
+      .orIgnore()
+      .returning('business_id, notice_id, endpoint_id')
+      .execute();
+    const rows = result.raw as { business_id: string; notice_id: string; endpoint_id: string }[];
+    return rows.map((row) => ({ businessId: row.business_id, noticeId: row.notice_id, endpointId: row.endpoint_id }));
+  }
+
+  async findForSending(businessId: string, noticeId: string, endpointId: string): Promise<DeliveryToSend | null> {
+    const rows: (Omit<DeliveryToSend, 'endpoint'> & DeliveryToSend['endpoint'])[] = await this.dataSource.query(
+      `SELECT d.id, d.business_id AS "businessId", d.notice_id AS "noticeId", d.endpoint_id AS "endpointId",
+              d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload, e.url, e.secret, e.previous_secret AS "previousSecret",
+              e.previous_secret_expires_at AS "previousSecretExpiresAt", e.enabled, e.disabled_reason AS "disabledReason"
+         FROM notice_deliveries d
+         JOIN notices n ON n.id = d.notice_id
+         JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.business_id = $1 AND d.notice_id = $2 AND d.endpoint_id = $3`,
+      [businessId, noticeId, endpointId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      businessId: row.businessId,
+      noticeId: row.noticeId,
+      endpointId: row.endpointId,
+      status: row.status,
+      attempts: row.attempts,
+      nextAttemptAt: row.nextAttemptAt,
+      payload: row.payload,
+      endpoint: {
+        url: row.url,
+        secret: row.secret,
+        previousSecret: row.previousSecret,
+        previousSecretExpiresAt: row.previousSecretExpiresAt,
+        enabled: row.enabled,
+        disabledReason: row.disabledReason,
+      },
+    };
+  }
+
+  async insertAttempt(attempt: NewAttempt, manager: EntityManager): Promise<void> {
+    await manager.getRepository(DeliveryAttemptEntity).insert(attempt);
+  }
+
+  /** Counts one more attempt and sets where the delivery stands after it. */
+  async settle(businessId: string, deliveryId: string, update: DeliveryUpdate, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE notice_deliveries
+          SET attempts = attempts + 1, status = $3, next_attempt_at = $4, delivered_at = $5, updated_at = now()
+        WHERE business_id = $1 AND id = $2`,
+      [businessId, deliveryId, update.status, update.nextAttemptAt, update.deliveredAt],
+    );
+  }
+
+  /** Fails every pending delivery of an endpoint that was just disabled; their jobs then find nothing to do. */
+  async failPendingOfEndpoint(businessId: string, endpointId: string, manager: EntityManager): Promise<number> {
+    const [, affected]: [unknown, number] = await manager.query(
+      `UPDATE notice_deliveries SET status = 'FAILED', next_attempt_at = NULL, updated_at = now()
+        WHERE business_id = $1 AND endpoint_id = $2 AND status = 'PENDING'`,
+      [businessId, endpointId],
+    );
+    return affected;
+  }
+
+  /**
+   * Pending deliveries whose next attempt is due by `now` (null: the database's clock), in the
+   * order they fell due, after the `after` key (keyset paging). Across businesses: the worker's
+   * sweep serves them all.
+   */
+  findDue(now: Date | null, after: { nextAttemptAt: Date; id: string } | null, limit: number): Promise<DueDelivery[]> {
+    return this.dataSource.query(
+      `SELECT id, business_id AS "businessId", notice_id AS "noticeId", endpoint_id AS "endpointId",
+              next_attempt_at AS "nextAttemptAt"
+         FROM notice_deliveries
+        WHERE status = 'PENDING' AND next_attempt_at <= COALESCE($1::timestamptz, now())
+          AND ($2::timestamptz IS NULL OR (next_attempt_at, id) > ($2::timestamptz, $3::uuid))
+        ORDER BY next_attempt_at, id
+        LIMIT $4`,
+      [now, after?.nextAttemptAt ?? null, after?.id ?? null, limit],
+    );
+  }
+
+  async list(businessId: string, filter: DeliveryFilter): Promise<DeliveryListItem[]> {
+    const rows: DeliveryListRow[] = await this.dataSource.query(
+      `SELECT d.id, d.notice_id AS "noticeId", n.type, d.endpoint_id AS "endpointId", e.url, d.status, d.attempts,
+              d.next_attempt_at AS "nextAttemptAt", d.delivered_at AS "deliveredAt",
+              d.created_at AS "createdAt", d.updated_at AS "updatedAt",
+              a.attempted_at AS "attemptedAt", a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error
+         FROM notice_deliveries d
+         JOIN notices n ON n.id = d.notice_id
+         JOIN webhook_endpoints e ON e.id = d.endpoint_id
+         LEFT JOIN LATERAL (
+              SELECT attempted_at, status_code, duration_ms, error FROM delivery_attempts
+               WHERE delivery_id = d.id ORDER BY attempted_at DESC, id DESC LIMIT 1) a ON true
+        WHERE d.business_id = $1
+          AND ($2::text IS NULL OR d.status = $2)
+          AND ($3::uuid IS NULL OR d.notice_id = $3)
+        ORDER BY d.created_at DESC, d.id DESC
+        LIMIT $4`,
+      [businessId, filter.status ?? null, filter.noticeId ?? null, filter.limit],
+    );
+    return rows.map(({ attemptedAt, statusCode, durationMs, error, ...delivery }) => ({
+      ...delivery,
+      lastAttempt: attemptedAt === null ? null : { attemptedAt, statusCode, durationMs: durationMs ?? 0, error },
+    }));
+  }
+
+  /**
+   * Puts the notice's finished deliveries (DELIVERED or FAILED) back to PENDING, due now, with a
+   * fresh schedule (their attempts stay in delivery_attempts). Returns the deliveries requeued.
+   */
+  async requeue(businessId: string, noticeId: string, manager?: EntityManager): Promise<DeliveryRef[]> {
+    const [rows]: [{ business_id: string; notice_id: string; endpoint_id: string }[], number] = await managerFor(
+      this.dataSource,
+      manager,
+    ).query(
+      `UPDATE notice_deliveries
+          SET status = 'PENDING', attempts = 0, next_attempt_at = now(), delivered_at = NULL, updated_at = now()
+        WHERE business_id = $1 AND notice_id = $2 AND status IN ('DELIVERED', 'FAILED')
+        RETURNING business_id, notice_id, endpoint_id`,
+      [businessId, noticeId],
+    );
+    return rows.map((row) => ({ businessId: row.business_id, noticeId: row.notice_id, endpointId: row.endpoint_id }));
+  }
+}

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppConfig } from '#config/app-config.js';
+import { newId } from '#database/new-id.js';
+import { nextRetryDelayMs } from '#queue/retry-schedule.js';
+import { checkNoticeBody } from '../notices/notice-body.js';
+import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend } from './notice-deliveries.repository.js';
+import { NoticeSender, type SendResult } from './notice-sender.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { activeSecrets, signNotice } from './webhook-signature.js';
+
+/** An endpoint failing this long without a single success is disabled (D9). */
+export const FAILING_DISABLES_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+
+/** A job that runs this much before its delivery is due waits instead (clocks of two machines differ a little). */
+const EARLY_TOLERANCE_MS = 1_000;
+
+/** Where a delivery stands after one run of its job. */
+export type DeliveryOutcome =
+  /** The receiver answered 2xx. */
+  | { kind: 'delivered'; statusCode: number }
+  /** Nothing to do: the delivery is gone (purged) or no longer PENDING (finished, replayed twice). */
+  | { kind: 'skipped'; reason: string }
+  /** Nothing sent: the job ran before the delivery is due (a BullMQ retry after an unexpected error). */
+  | { kind: 'wait'; until: Date }
+  /** The attempt failed and was recorded; the next one is due at `retryAt`. */
+  | { kind: 'retry'; retryAt: Date; error: string }
+  /** The attempt failed and was recorded, and it was the last: the delivery is FAILED. */
+  | { kind: 'failed'; error: string };
+
+/** Why a failed attempt disables its endpoint (D9): a 410 Gone, or 5 days of failures in a row. */
+function reasonToDisable(result: SendResult, failingSince: Date, attemptedAt: Date): string | null {
+  if (result.statusCode === 410) return 'the endpoint answered 410 Gone';
+  if (attemptedAt.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS) {
+    return `every delivery has failed since ${failingSince.toISOString()} (5 days)`;
+  }
+  return null;
+}
+
+interface AttemptRecord {
+  attemptedAt: Date;
+  result: SendResult;
+}
+
+/**
+ * Delivers a notice to one endpoint, one attempt per call (D9), and records every attempt in
+ * delivery_attempts with the delivery's new state, in one transaction. The retry schedule lives
+ * in the database (attempts, next_attempt_at), so it survives a Redis that lost its data.
+ */
+@Injectable()
+export class NoticeDeliveryService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly deliveries: NoticeDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly sender: NoticeSender,
+  ) {}
+
+  async deliver(ref: DeliveryRef): Promise<DeliveryOutcome> {
+    const delivery = await this.deliveries.findForSending(ref.businessId, ref.noticeId, ref.endpointId);
+    if (!delivery) return { kind: 'skipped', reason: 'the delivery no longer exists' };
+    if (delivery.status !== 'PENDING') return { kind: 'skipped', reason: `the delivery is ${delivery.status}` };
+    // The schedule is the database's: a job never makes an attempt come sooner than it says.
+    if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt.getTime() > Date.now() + EARLY_TOLERANCE_MS) {
+      return { kind: 'wait', until: delivery.nextAttemptAt };
+    }
+
+    const attemptedAt = new Date();
+    if (!delivery.endpoint.enabled) {
+      return this.failUnsent(delivery, attemptedAt, `not sent: the endpoint is disabled (${delivery.endpoint.disabledReason ?? 'by the business'})`);
+    }
+    let body: string;
+    try {
+      body = JSON.stringify(checkNoticeBody(delivery.payload));
+    } catch (error) {
+      return this.failUnsent(delivery, attemptedAt, `not sent: ${(error as Error).message}`);
+    }
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    const result = await this.sender.send({
+      url: delivery.endpoint.url,
+      id: delivery.noticeId,
+      timestamp,
+      body,
+      signature: signNotice({ id: delivery.noticeId, timestamp, body, secrets: activeSecrets(delivery.endpoint, attemptedAt) }),
+    });
+    return this.dataSource.transaction((manager) => this.settle(delivery, { attemptedAt, result }, manager));
+  }
+
+  private async settle(delivery: DeliveryToSend, attempt: AttemptRecord, manager: EntityManager): Promise<DeliveryOutcome> {
+    const { businessId, endpointId } = delivery;
+    const { attemptedAt, result } = attempt;
+    await this.recordAttempt(delivery, attempt, manager);
+
+    if (result.delivered && result.statusCode !== null) {
+      await this.deliveries.settle(businessId, delivery.id, { status: 'DELIVERED', nextAttemptAt: null, deliveredAt: new Date() }, manager);
+      await this.endpoints.clearFailing(businessId, endpointId, manager);
+      return { kind: 'delivered', statusCode: result.statusCode };
+    }
+
+    const error = result.error ?? `HTTP ${result.statusCode ?? 'no answer'}`;
+    const failingSince = (await this.endpoints.markFailing(businessId, endpointId, attemptedAt, manager)) ?? attemptedAt;
+    const disableReason = reasonToDisable(result, failingSince, attemptedAt);
+    const delayMs =
+      disableReason === null
+        ? nextRetryDelayMs({
+            schedule: this.config.WEBHOOK_RETRY_SCHEDULE,
+            attemptsMade: delivery.attempts + 1,
+            retryAfterMs: result.retryAfterMs,
+          })
+        : null;
+
+    if (delayMs === null) {
+      await this.deliveries.settle(businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null }, manager);
+      if (disableReason !== null) {
+        await this.endpoints.disable(businessId, endpointId, disableReason, manager);
+        await this.deliveries.failPendingOfEndpoint(businessId, endpointId, manager);
+      }
+      return { kind: 'failed', error: disableReason === null ? error : `${error}; ${disableReason}: endpoint disabled` };
+    }
+    const retryAt = new Date(Date.now() + delayMs);
+    await this.deliveries.settle(businessId, delivery.id, { status: 'PENDING', nextAttemptAt: retryAt, deliveredAt: null }, manager);
+    return { kind: 'retry', retryAt, error };
+  }
+
+  /** A delivery that cannot be sent at all: recorded as an attempt that never left, and FAILED at once. */
+  private async failUnsent(delivery: DeliveryToSend, attemptedAt: Date, error: string): Promise<DeliveryOutcome> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.recordAttempt(
+        delivery,
+        { attemptedAt, result: { delivered: false, statusCode: null, durationMs: 0, error, retryAfterMs: null } },
+        manager,
+      );
+      await this.deliveries.settle(delivery.businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null }, manager);
+    });
+    return { kind: 'failed', error };
+  }
+
+  private recordAttempt(delivery: DeliveryToSend, { attemptedAt, result }: AttemptRecord, manager: EntityManager): Promise<void> {
+    return this.deliveries.insertAttempt(
+      {
+        id: newId(),
+        deliveryId: delivery.id,
+        attemptedAt,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
+      },
+      manager,
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { newId } from '#database/new-id.js';
+import { NoticesRepository } from '../notices/notices.repository.js';
+import { NoticeDeliveriesRepository, type DeliveryRef, type NewDelivery } from './notice-deliveries.repository.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+
+export interface RelayedBatch {
+  /** Notices taken out of the outbox. */
+  notices: number;
+  /** Deliveries created for them, to be queued. */
+  deliveries: DeliveryRef[];
+}
+
+/** The outbox side of the relay: turns recorded notices into deliveries, one per subscribed endpoint. */
+@Injectable()
+export class NoticeRelayService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notices: NoticesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: NoticeDeliveriesRepository,
+  ) {}
+
+  /**
+   * In one transaction: claims up to `limit` unrelayed notices (other relays skip them), creates a
+   * PENDING delivery, due now, for each ENABLED endpoint of the notice's business subscribed to
+   * its type, and marks the notices relayed. Either all of that commits or none of it. The caller
+   * queues the returned deliveries after the commit; if it crashes first, they stay PENDING and
+   * due, and the sweep queues them.
+   */
+  async relayBatch(limit: number): Promise<RelayedBatch> {
+    return this.dataSource.transaction(async (manager) => {
+      const claimed = await this.notices.claimUnrelayed(limit, manager);
+      if (claimed.length === 0) return { notices: 0, deliveries: [] };
+      const businessIds = [...new Set(claimed.map((notice) => notice.businessId))];
+      const endpoints = await this.endpoints.findEnabledOfBusinesses(businessIds, manager);
+      const now = new Date();
+      const rows = claimed.flatMap((notice) =>
+        endpoints
+          .filter((endpoint) => endpoint.businessId === notice.businessId && endpoint.events.includes(notice.type))
+          .map(
+            (endpoint): NewDelivery => ({
+              id: newId(),
+              businessId: notice.businessId,
+              noticeId: notice.id,
+              endpointId: endpoint.id,
+              status: 'PENDING',
+              attempts: 0,
+              nextAttemptAt: now,
+              deliveredAt: null,
+              createdAt: now,
+              updatedAt: now,
+            }),
+          ),
+      );
+      const deliveries = await this.deliveries.insertMany(rows, manager);
+      await this.notices.markRelayed(
+        claimed.map((notice) => notice.id),
+        manager,
+      );
+      return { notices: claimed.length, deliveries };
+    });
+  }
+}

@@ -1,0 +1,173 @@
+import type { LookupFunction } from 'node:net';
+import { Inject, Injectable } from '@nestjs/common';
+import { Agent, request } from 'undici';
+import { AppConfig } from '#config/app-config.js';
+import { resolveDeliveryTarget, type HostLookup, type ResolvedAddress } from './delivery-target.js';
+import { parseRetryAfter } from './retry-after.js';
+
+/** The resolver the sender uses; a token so that tests can answer for names they invent. */
+export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
+/** The sender's time and size limits; a token so that tests can shorten them. */
+export const NOTICE_SEND_LIMITS = Symbol('NOTICE_SEND_LIMITS');
+
+export interface NoticeSendLimits {
+  connectTimeoutMs: number;
+  /** Resolving, connecting, sending and reading the answer, together. */
+  totalTimeoutMs: number;
+  /** How much of the answer is read; the rest is dropped with the connection. */
+  maxResponseBytes: number;
+}
+
+/** D9: 5 s to connect, 15 s in all, at most 64 KiB of the response read. */
+export const NOTICE_SEND_LIMITS_D9: NoticeSendLimits = {
+  connectTimeoutMs: 5_000,
+  totalTimeoutMs: 15_000,
+  maxResponseBytes: 64 * 1024,
+};
+
+export interface OutgoingNotice {
+  url: string;
+  /** The notice id: webhook-id. */
+  id: string;
+  /** Unix seconds of this attempt: webhook-timestamp. */
+  timestamp: number;
+  body: string;
+  /** The webhook-signature value, also sent as x-service-signature. */
+  signature: string;
+}
+
+export interface SendResult {
+  /** The receiver answered 2xx. */
+  delivered: boolean;
+  /** Null when no answer came (refused address, time-out, connection error). */
+  statusCode: number | null;
+  durationMs: number;
+  /** Why it was not delivered; null when it was. */
+  error: string | null;
+  /** What a Retry-After on a 429 or 503 asked for; null otherwise. */
+  retryAfterMs: number | null;
+}
+
+const USER_AGENT = 'business-scheduling-notices/1.2.0';
+/** How much of a failed answer is kept in the attempt's error, for whoever investigates it. */
+const ERROR_EXCERPT_CHARS = 200;
+
+/** Makes the connection go to the address already checked, whatever the name resolves to now. */
+function pinnedLookup(target: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+}
+
+/** Reads at most `limit` bytes of a body; stopping early destroys the stream (and the connection). */
+async function readAtMost(body: AsyncIterable<Buffer>, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(chunks).subarray(0, limit);
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${code ?? error.name}: ${error.message}${cause}`.slice(0, 500);
+}
+
+function excerpt(body: Buffer): string {
+  const text = body.toString('utf8', 0, Math.min(body.length, ERROR_EXCERPT_CHARS * 4));
+  // Control characters and newlines from a stranger's answer have no place in a log or a report.
+  const cleaned = text.replace(/\p{Cc}+/gu, ' ').trim();
+  return cleaned.slice(0, ERROR_EXCERPT_CHARS);
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * POSTs one signed notice (D9). The address is checked and resolved first, before any connection
+ * (https only and public addresses only, unless WEBHOOKS_ALLOW_PRIVATE), and the connection goes
+ * to the checked address with the name kept for SNI and Host. Redirects are never followed: a 3xx
+ * is a failed attempt like any other non-2xx. Never throws: every outcome is a SendResult.
+ */
+@Injectable()
+export class NoticeSender {
+  constructor(
+    private readonly config: AppConfig,
+    @Inject(HOST_LOOKUP) private readonly lookup: HostLookup,
+    @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
+  ) {}
+
+  async send(notice: OutgoingNotice): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const failed = (statusCode: number | null, error: string, retryAfterMs: number | null = null): SendResult => ({
+      delivered: false,
+      statusCode,
+      durationMs: elapsed(),
+      error,
+      retryAfterMs,
+    });
+
+    const target = await resolveDeliveryTarget(notice.url, {
+      allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
+      lookup: this.lookup,
+      timeoutMs: this.limits.connectTimeoutMs,
+    });
+    if (!target.ok) return failed(null, `not sent: ${target.reason}`);
+
+    const remaining = Math.max(1, this.limits.totalTimeoutMs - elapsed());
+    // One connection per attempt: the address is checked before every send, and nothing is reused.
+    const agent = new Agent({
+      connect: { timeout: this.limits.connectTimeoutMs, lookup: pinnedLookup(target.address) },
+      connections: 1,
+      pipelining: 0,
+      headersTimeout: remaining,
+      bodyTimeout: remaining,
+    });
+    try {
+      const response = await request(target.url, {
+        method: 'POST',
+        dispatcher: agent,
+        signal: AbortSignal.timeout(remaining),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+          'webhook-id': notice.id,
+          'webhook-timestamp': String(notice.timestamp),
+          'webhook-signature': notice.signature,
+          'x-service-signature': notice.signature,
+        },
+        body: notice.body,
+      });
+      const { statusCode } = response;
+      let answer: Buffer = Buffer.alloc(0);
+      try {
+        answer = await readAtMost(response.body, this.limits.maxResponseBytes);
+      } catch {
+        // The status line decides the outcome; an answer cut short changes nothing.
+      }
+      if (statusCode >= 200 && statusCode <= 299) {
+        return { delivered: true, statusCode, durationMs: elapsed(), error: null, retryAfterMs: null };
+      }
+      if (statusCode >= 300 && statusCode <= 399) {
+        const location = header(response.headers.location) ?? '(none)';
+        return failed(statusCode, `HTTP ${statusCode}: redirect not followed (Location: ${location.slice(0, 200)})`);
+      }
+      const retryAfterMs =
+        statusCode === 429 || statusCode === 503 ? parseRetryAfter(header(response.headers['retry-after']), new Date()) : null;
+      const said = excerpt(answer);
+      return failed(statusCode, `HTTP ${statusCode}${said === '' ? '' : `: ${said}`}`, retryAfterMs);
+    } catch (error) {
+      return failed(null, describeError(error));
+    } finally {
+      await agent.destroy();
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '#config/app-config.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '#database/entities/notice-delivery.entity.js';
+import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
+import { newId } from '#database/new-id.js';
+import { BusinessesRepository } from '../businesses/businesses.repository.js';
+import { BusinessesService } from '../businesses/businesses.service.js';
+import { DomainError, validationFailed, type FieldError } from '../errors/domain-error.js';
+import { SWEEP_PAYLOAD } from '../notices/notice-channel.js';
+import { NoticesRepository } from '../notices/notices.repository.js';
+import { resolveDeliveryTarget, type HostLookup } from './delivery-target.js';
+import { NoticeDeliveriesRepository, type DeliveryListItem } from './notice-deliveries.repository.js';
+import { HOST_LOOKUP, NOTICE_SEND_LIMITS, type NoticeSendLimits } from './notice-sender.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { WEBHOOK_EVENT_TYPES, isWebhookEventType } from './webhook-events.js';
+import { generateWebhookSecret } from './webhook-secret.js';
+import { isUuid } from '../ids/uuid.js';
+
+/** After a rotation the old secret is still signed with, and so still valid, this long (D9). */
+export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
+const MAX_LISTED = 1000;
+
+export interface NewWebhook {
+  businessSlug: string;
+  url: string;
+  events: readonly string[];
+  /** The OWNER or PARTNER registering it (D2); absent when an operator does. */
+  memberEmail?: string;
+}
+
+export interface CreatedWebhook {
+  id: string;
+  /** Shown this once; it cannot be read back. */
+  secret: string;
+  business: string;
+  url: string;
+  events: string[];
+  createdAt: string;
+}
+
+export interface WebhookView {
+  id: string;
+  business: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: string | null;
+  /** While set, deliveries are also signed with the secret before the last rotation. */
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeliveriesQuery {
+  status?: string;
+  noticeId?: string;
+  limit?: number;
+}
+
+function view(endpoint: WebhookEndpointEntity, business: string): WebhookView {
+  return {
+    id: endpoint.id,
+    business,
+    url: endpoint.url,
+    events: endpoint.events,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason,
+    failingSince: endpoint.failingSince?.toISOString() ?? null,
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
+    createdAt: endpoint.createdAt.toISOString(),
+    updatedAt: endpoint.updatedAt.toISOString(),
+  };
+}
+
+function isDeliveryStatus(value: string): value is DeliveryStatus {
+  return (DELIVERY_STATUSES as readonly string[]).includes(value);
+}
+
+/** The business side of change notices: endpoints, their secrets, and what was delivered to them. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly businesses: BusinessesService,
+    private readonly businessesRepository: BusinessesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: NoticeDeliveriesRepository,
+    private readonly notices: NoticesRepository,
+    @Inject(HOST_LOOKUP) private readonly lookup: HostLookup,
+    @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
+  ) {}
+
+  /**
+   * Registers an endpoint. The address gets the same check as every send (https, and a name whose
+   * every address is public), so a bad address is refused now rather than failing every notice.
+   * A name that does not resolve yet is accepted (its DNS may come later): sends check it anyway.
+   */
+  async create(input: NewWebhook): Promise<CreatedWebhook> {
+    const errors: FieldError[] = [];
+    const unknown = input.events.filter((event) => !isWebhookEventType(event));
+    if (input.events.length === 0) errors.push({ path: '/events', message: 'at least one event type is needed' });
+    else if (unknown.length > 0) {
+      errors.push({ path: '/events', message: `unknown event types ${unknown.join(', ')}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}` });
+    } else if (new Set(input.events).size !== input.events.length) {
+      errors.push({ path: '/events', message: 'must not repeat an event type' });
+    }
+    const target = await resolveDeliveryTarget(input.url, {
+      allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
+      lookup: this.lookup,
+      timeoutMs: this.limits.connectTimeoutMs,
+    });
+    if (!target.ok && !target.unresolved) errors.push({ path: '/url', message: target.reason });
+    if (errors.length > 0) throw validationFailed(errors);
+
+    const business = await this.businesses.getBySlug(input.businessSlug);
+    let memberId: string | null = null;
+    if (input.memberEmail !== undefined) {
+      const member = await this.businessesRepository.findMemberByEmail(business.id, input.memberEmail);
+      if (!member) throw new DomainError('NOT_FOUND', `No member of ${business.slug} has the e-mail ${input.memberEmail}.`);
+      if (member.role !== 'OWNER' && member.role !== 'PARTNER') {
+        throw validationFailed([
+          { path: '/member', message: `only an OWNER or PARTNER registers webhook endpoints; ${member.email} is ${member.role}` },
+        ]);
+      }
+      memberId = member.id;
+    }
+    const now = new Date();
+    const endpoint = Object.assign(new WebhookEndpointEntity(), {
+      id: newId(),
+      businessId: business.id,
+      url: input.url,
+      events: [...input.events],
+      secret: generateWebhookSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+      createdByMemberId: memberId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.endpoints.insert(endpoint);
+    return {
+      id: endpoint.id,
+      secret: endpoint.secret,
+      business: business.slug,
+      url: endpoint.url,
+      events: endpoint.events,
+      createdAt: now.toISOString(),
+    };
+  }
+
+  async list(businessSlug: string): Promise<{ business: string; webhooks: WebhookView[] }> {
+    const business = await this.businesses.getBySlug(businessSlug);
+    const endpoints = await this.endpoints.listByBusiness(business.id);
+    return { business: business.slug, webhooks: endpoints.map((endpoint) => view(endpoint, business.slug)) };
+  }
+
+  /**
+   * Gives the endpoint a new secret, returned this once. The old one stays valid for 24 hours:
+   * until then every notice carries a signature with each. Rotating again within those 24 hours
+   * drops the oldest secret.
+   */
+  async rotateSecret(
+    businessSlug: string,
+    endpointId: string,
+  ): Promise<{ id: string; business: string; secret: string; previousSecretExpiresAt: string }> {
+    const business = await this.businesses.getBySlug(businessSlug);
+    const previousExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_VALID_MS);
+    const secret = generateWebhookSecret();
+    const rotated = isUuid(endpointId)
+      ? await this.endpoints.rotateSecret(business.id, endpointId, secret, previousExpiresAt)
+      : null;
+    if (!rotated) throw this.endpointNotFound(business.slug, endpointId);
+    return { id: rotated.id, business: business.slug, secret, previousSecretExpiresAt: previousExpiresAt.toISOString() };
+  }
+
+  /** Enables an endpoint that a 410 or five days of failures disabled. Past deliveries stay as they are (replay them). */
+  async enable(businessSlug: string, endpointId: string): Promise<WebhookView> {
+    const business = await this.businesses.getBySlug(businessSlug);
+    const enabled = isUuid(endpointId) && (await this.endpoints.enable(business.id, endpointId));
+    const endpoint = enabled ? await this.endpoints.findById(business.id, endpointId) : null;
+    if (!endpoint) throw this.endpointNotFound(business.slug, endpointId);
+    return view(endpoint, business.slug);
+  }
+
+  /** The business's deliveries, newest first, each with its last attempt. */
+  async listDeliveries(businessSlug: string, query: DeliveriesQuery): Promise<{ business: string; deliveries: DeliveryListItem[] }> {
+    const errors: FieldError[] = [];
+    const { status, noticeId } = query;
+    const limit = query.limit ?? 100;
+    if (status !== undefined && !isDeliveryStatus(status)) {
+      errors.push({ path: '/status', message: `must be one of ${DELIVERY_STATUSES.join(', ')}` });
+    }
+    if (noticeId !== undefined && !isUuid(noticeId)) errors.push({ path: '/notice', message: 'must be a UUID' });
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED) {
+      errors.push({ path: '/limit', message: `must be an integer from 1 to ${MAX_LISTED}` });
+    }
+    if (errors.length > 0) throw validationFailed(errors);
+    const business = await this.businesses.getBySlug(businessSlug);
+    const deliveries = await this.deliveries.list(business.id, {
+      status: status !== undefined && isDeliveryStatus(status) ? status : undefined,
+      noticeId,
+      limit,
+    });
+    return { business: business.slug, deliveries };
+  }
+
+  /**
+   * Sends a notice again to the endpoints it went to, with the same notice id (receivers
+   * deduplicate on it): its DELIVERED and FAILED deliveries go back to PENDING with a fresh
+   * schedule, and the worker is told to queue them at once. PENDING ones are already on their way.
+   */
+  async replay(
+    businessSlug: string,
+    noticeId: string,
+  ): Promise<{ business: string; notice: string; relayed: boolean; requeued: { endpointId: string }[] }> {
+    const business = await this.businesses.getBySlug(businessSlug);
+    const notice = isUuid(noticeId) ? await this.notices.findById(business.id, noticeId) : null;
+    if (!notice) throw new DomainError('NOT_FOUND', `${business.slug} has no notice ${noticeId}.`);
+    const requeued = await this.dataSource.transaction(async (manager) => {
+      const refs = await this.deliveries.requeue(business.id, notice.id, manager);
+      if (refs.length > 0) await this.notices.notifyWorker(SWEEP_PAYLOAD, manager);
+      return refs;
+    });
+    return {
+      business: business.slug,
+      notice: notice.id,
+      relayed: notice.relayedAt !== null,
+      requeued: requeued.map((ref) => ({ endpointId: ref.endpointId })),
+    };
+  }
+
+  private endpointNotFound(slug: string, endpointId: string): DomainError {
+    return new DomainError('NOT_FOUND', `${slug} has no webhook endpoint ${endpointId}.`);
+  }
+}

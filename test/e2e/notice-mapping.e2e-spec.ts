@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { runAdmin } from '#admin/run-admin.js';
+import type { RequestBody } from '#contract/contract-types.js';
+import { loadContract, resolveRef } from '#contract/openapi-document.js';
+import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
+import { anchorRefs } from '#contract/validation-errors.js';
+import type { FixtureFile } from '#core/fixtures/fixture-file.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#core/webhooks/webhook-events.js';
+import { WorkerModule } from '#worker/worker.module.js';
+import { exampleBusiness, uniqueSlug } from '../integration/fixtures/example-fixture.js';
+import { E2eApi } from '../utils/e2e-api.js';
+import { NoticeReceiver, verifyNotice, type ReceivedNotice } from '../utils/notice-receiver.js';
+import { emptyNoticesQueue } from '../utils/notice-setup.js';
+import { testConfig } from '../utils/test-config.js';
+
+/**
+ * Which write emits which notice (D9), end to end: the write (through the API or the admin
+ * command line), the outbox, the relay, the queue, the signed POST, and the receiver. Each write
+ * must produce exactly its listed notices, only to the endpoints subscribed to that type, with a
+ * body that holds D9's fields and nothing else.
+ */
+const config = testConfig();
+const D9_FIELDS = ['id', 'type', 'createdAt', 'business', 'data'];
+
+let api: E2eApi;
+let worker: INestApplicationContext;
+let receiver: NoticeReceiver;
+let db: DataSource;
+let folder: string;
+
+async function admin(...argv: string[]): Promise<Record<string, unknown>> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } }, config);
+  if (code !== 0) throw new Error(`admin ${argv.join(' ')} failed: ${stderr}`);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** The contract's body schema of each notice type (webhooks → requestBody), compiled once. */
+function noticeValidators(): Map<string, ValidateFunction> {
+  const { document } = loadContract();
+  const ajv = createAjv(document, { coerceTypes: false });
+  const webhooks = document.webhooks as Record<string, { post: { requestBody: unknown } }>;
+  const validators = new Map<string, ValidateFunction>();
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const body = resolveRef<{ content: Record<string, { schema: object }> }>(document, webhooks[type].post.requestBody);
+    validators.set(type, ajv.compile(anchorRefs(body.content['application/json'].schema, DOCUMENT_ID) as object));
+  }
+  return validators;
+}
+
+interface Tenant {
+  id: string;
+  slug: string;
+  key: string;
+  appointment: string;
+  service: string;
+  client: string;
+}
+
+async function loadTenant(): Promise<Tenant> {
+  const slug = uniqueSlug('mapping');
+  const business = {
+    ...exampleBusiness(slug),
+    keys: [{ ref: 'site', member: 'owner', name: 'Site', scopes: ['clients.write', 'clients.read'] }],
+    webhooks: [],
+  };
+  const file = join(folder, `${slug}.json`);
+  await writeFile(file, JSON.stringify({ businesses: [business] } satisfies FixtureFile));
+  const loaded = (await admin('fixtures', 'load', file)) as {
+    businesses: Record<string, { id: string; slug: string; keys: Record<string, { key: string }>; appointments: Record<string, string>; services: Record<string, string>; clients: Record<string, string> }>;
+  };
+  const refs = loaded.businesses.salon;
+  return { id: refs.id, slug: refs.slug, key: refs.keys.site.key, appointment: refs.appointments.a1, service: refs.services.cut, client: refs.clients.joao };
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'notice-mapping-'));
+  await emptyNoticesQueue(config);
+  api = await E2eApi.start(config);
+  worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error'] });
+  db = worker.get(DataSource);
+  receiver = await NoticeReceiver.start();
+});
+afterAll(async () => {
+  await worker.close();
+  await api.close();
+  await receiver.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('the D9 mapping of writes to notices', () => {
+  it('POST /clients, admin payment record and admin sale record emit exactly their notices, to subscribed endpoints only', async () => {
+    const tenant = await loadTenant();
+    const other = await loadTenant();
+    const create = (slug: string, path: string, events: WebhookEventType[]) =>
+      admin('webhook', 'create', '--business', slug, '--url', receiver.url(path), '--events', events.join(',')) as Promise<{ id: string; secret: string }>;
+    const clientsAndPayments = await create(tenant.slug, '/clients-and-payments', ['client.created', 'payment.received']);
+    const sales = await create(tenant.slug, '/sales', ['sale.created']);
+    const appointments = await create(tenant.slug, '/appointments', ['appointment.created', 'appointment.confirmed', 'appointment.cancelled', 'appointment.rescheduled']);
+    await create(other.slug, '/other-business', [...WEBHOOK_EVENT_TYPES]);
+    const secrets = new Map([
+      ['/clients-and-payments', clientsAndPayments.secret],
+      ['/sales', sales.secret],
+      ['/appointments', appointments.secret],
+    ]);
+
+    // The writes, each with the notices D9 says it emits.
+    const created = await api.post('/clients', {
+      key: tenant.key,
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { name: 'Marta Reis', phone: '+351916000777', email: 'marta@example.com', consent: true } satisfies RequestBody<'createClient'>,
+    });
+    expect(created.status).toBe(201);
+    const paid = await admin('payment', 'record', '--business', tenant.slug, '--appointment', tenant.appointment, '--amount', '2500', '--method', 'MBWAY', '--status', 'PAID');
+    const pending = await admin('payment', 'record', '--business', tenant.slug, '--appointment', tenant.appointment, '--amount', '1000', '--method', 'CARD', '--status', 'PENDING');
+    expect(pending.noticeId).toBeNull();
+    const saleFile = join(folder, 'sale.json');
+    await writeFile(saleFile, JSON.stringify({ clientId: tenant.client, appointmentId: tenant.appointment, items: [{ type: 'SERVICE', name: 'Haircut', serviceId: tenant.service, quantity: 1, unitPriceCents: 2500, costCents: 900 }], internalNote: 'cash drawer 2' }));
+    const sale = await admin('sale', 'record', '--business', tenant.slug, '--file', saleFile);
+
+    const expected: { path: string; type: WebhookEventType; subject: unknown }[] = [
+      { path: '/clients-and-payments', type: 'client.created', subject: created.body.id },
+      { path: '/clients-and-payments', type: 'payment.received', subject: paid.id },
+      { path: '/sales', type: 'sale.created', subject: sale.id },
+    ];
+    await receiver.waitFor((all) => all.filter((r) => r.path !== '/other-business').length >= expected.length);
+    // Anything extra would have arrived by now as well.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+    const mine = receiver.received.filter((r) => r.path !== '/other-business');
+    const summary = (r: ReceivedNotice) => {
+      const body = JSON.parse(r.body) as { type: string; data: { id: string } };
+      return { path: r.path, type: body.type, subject: body.data.id };
+    };
+    expect(mine.map(summary).sort((a, b) => a.type.localeCompare(b.type))).toEqual(expected.sort((a, b) => a.type.localeCompare(b.type)));
+    expect(receiver.received.filter((r) => r.path === '/other-business')).toEqual([]);
+
+    const validators = noticeValidators();
+    for (const received of mine) {
+      const body = verifyNotice(secrets.get(received.path) ?? '', received) as Record<string, unknown>;
+      expect(Object.keys(body)).toEqual(D9_FIELDS);
+      expect(Object.keys(body.data as object)).toEqual(['id', 'occurredAt']);
+      expect(body.business).toBe(tenant.slug);
+      expect(received.headers['webhook-id']).toBe(body.id);
+      const validate = validators.get(body.type as string);
+      expect(validate?.(body) ? [] : validate?.errors).toEqual([]);
+      // Never a name, phone, e-mail or amount.
+      for (const secret of ['Marta', '916000777', 'marta@', 'Cents', 'MBWAY', 'cash drawer']) expect(received.body).not.toContain(secret);
+    }
+
+    // The outbox holds exactly these notices for the business, each exactly D9's body.
+    const stored = await db.query<{ type: string; payload: Record<string, unknown> }[]>('SELECT type, payload FROM notices WHERE business_id = $1', [tenant.id]);
+    expect(stored.map((n) => n.type).sort()).toEqual(['client.created', 'payment.received', 'sale.created']);
+    for (const { payload } of stored) {
+      expect(Object.keys(payload).sort()).toEqual([...D9_FIELDS].sort());
+      expect(Object.keys(payload.data as object).sort()).toEqual(['id', 'occurredAt']);
+    }
+  });
+
+  it('an idempotent replay of POST /clients emits nothing', async () => {
+    const tenant = await loadTenant();
+    const key = randomUUID();
+    const body = { name: 'Rui Matos', phone: '+351916000888', consent: true } satisfies RequestBody<'createClient'>;
+    const first = await api.post('/clients', { key: tenant.key, headers: { 'Idempotency-Key': key }, body });
+    const again = await api.post('/clients', { key: tenant.key, headers: { 'Idempotency-Key': key }, body });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const stored = await db.query<{ type: string }[]>('SELECT type FROM notices WHERE business_id = $1', [tenant.id]);
+    expect(stored).toEqual([{ type: 'client.created' }]);
+  });
+});

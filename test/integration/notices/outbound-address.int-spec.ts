@@ -1,0 +1,261 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { AdminModule } from '#admin/admin.module.js';
+import { DomainError } from '#core/errors/domain-error.js';
+import type { HostLookup, ResolvedAddress } from '#core/webhooks/delivery-target.js';
+import { HOST_LOOKUP, NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
+import { WebhooksService } from '#core/webhooks/webhooks.service.js';
+import { WorkerModule } from '#worker/worker.module.js';
+import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
+import { createBusiness, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
+import { testConfig } from '../../utils/test-config.js';
+
+/**
+ * The address rules of D9 with WEBHOOKS_ALLOW_PRIVATE off: every hostile address is refused before
+ * any connection is opened, and a canary listening on 127.0.0.1 counts that nothing reached it.
+ * Only loopback is ever connected to; private and other ranges are only shown to be refused.
+ */
+const strict = testConfig({ WEBHOOKS_ALLOW_PRIVATE: 'false', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms', NOTICE_SWEEP_EVERY_MS: '500' });
+const lenient = testConfig();
+
+let canary: Server;
+let canaryConnections = 0;
+let port: number;
+
+/** Names this test invents, answered without DNS: how a hostile name would resolve. */
+const FAKE_DNS: Record<string, ResolvedAddress[]> = {
+  'rebind.test': [{ address: '127.0.0.1', family: 4 }],
+  'metadata.google.internal': [{ address: '169.254.169.254', family: 4 }],
+  'mixed.test': [
+    { address: '93.184.216.34', family: 4 },
+    { address: '10.0.0.1', family: 4 },
+  ],
+  'v6-loopback.test': [{ address: '::1', family: 6 }],
+  'mapped.test': [{ address: '::ffff:127.0.0.1', family: 6 }],
+};
+const lookups: string[] = [];
+const fakeLookup: HostLookup = (hostname) => {
+  lookups.push(hostname);
+  const found = FAKE_DNS[hostname];
+  return found ? Promise.resolve(found) : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+};
+
+beforeAll(async () => {
+  canary = createServer((socket) => {
+    canaryConnections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+  port = (canary.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => canary.close(resolve));
+});
+
+function hostileUrls(): string[] {
+  return [
+    `https://127.0.0.1:${port}/hook`,
+    `https://127.0.0.2:${port}/hook`,
+    `https://localhost:${port}/hook`,
+    `https://LOCALHOST.:${port}/hook`,
+    `https://api.localhost:${port}/hook`,
+    `https://2130706433:${port}/hook`,
+    `https://0177.0.0.1:${port}/hook`,
+    `https://0x7f.0.0.1:${port}/hook`,
+    `https://0x7f000001:${port}/hook`,
+    `https://127.1:${port}/hook`,
+    `https://0:${port}/hook`,
+    `https://0.0.0.0:${port}/hook`,
+    `https://[::1]:${port}/hook`,
+    `https://[::]:${port}/hook`,
+    `https://[::ffff:127.0.0.1]:${port}/hook`,
+    `https://[0:0:0:0:0:ffff:7f00:1]:${port}/hook`,
+    `https://[::127.0.0.1]:${port}/hook`,
+    `https://[64:ff9b::7f00:1]:${port}/hook`,
+    `https://rebind.test:${port}/hook`,
+    `https://v6-loopback.test:${port}/hook`,
+    `https://mapped.test:${port}/hook`,
+    `https://mixed.test:${port}/hook`,
+    'https://10.0.0.1/hook',
+    'https://10.255.255.254/hook',
+    'https://172.16.5.4/hook',
+    'https://172.31.0.1/hook',
+    'https://192.168.1.1/hook',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://metadata.google.internal/computeMetadata/v1/',
+    'https://100.64.0.1/hook',
+    'https://224.0.0.1/hook',
+    'https://255.255.255.255/hook',
+    'https://[fd00:ec2::254]/hook',
+    'https://[fc00::1]/hook',
+    'https://[fe80::1]/hook',
+    'https://[ff02::1]/hook',
+    `http://rebind.test:${port}/hook`,
+    'http://93.184.216.34/hook',
+  ];
+}
+
+function sender(config = strict, limits: NoticeSendLimits = NOTICE_SEND_LIMITS_D9, lookup: HostLookup = fakeLookup): NoticeSender {
+  return new NoticeSender(config, lookup, limits);
+}
+
+const notice = { id: '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0', timestamp: 1_893_920_400, body: '{}', signature: 'v1,AAAA' };
+
+describe('outbound address checks at send time', () => {
+  it('refuses at least 20 hostile addresses before connecting, and nothing reaches the canary', async () => {
+    const urls = hostileUrls();
+    expect(urls.length).toBeGreaterThanOrEqual(20);
+    for (const url of urls) {
+      const result = await sender().send({ ...notice, url });
+      expect({ url, delivered: result.delivered, statusCode: result.statusCode }).toEqual({ url, delivered: false, statusCode: null });
+      expect(result.error).toMatch(/^not sent: /);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(canaryConnections).toBe(0);
+  });
+
+  it('names why: the range, or the address a name resolved to', async () => {
+    const refusal = async (url: string) => (await sender().send({ ...notice, url })).error;
+    expect(await refusal(`https://2130706433:${port}/`)).toBe('not sent: the address must not point to a non-public address (loopback)');
+    expect(await refusal('https://169.254.169.254/')).toBe('not sent: the address must not point to a non-public address (link-local (cloud metadata))');
+    expect(await refusal(`https://[::ffff:127.0.0.1]:${port}/`)).toBe('not sent: the address must not point to a non-public address (IPv4-mapped)');
+    expect(await refusal('https://mixed.test/')).toBe('not sent: mixed.test resolves to a non-public address, 10.0.0.1 (private)');
+    expect(await refusal('http://93.184.216.34/')).toBe('not sent: the address must be an https URL');
+    expect(await refusal('https://nowhere.test/')).toBe('not sent: the host name nowhere.test does not resolve (ENOTFOUND)');
+  });
+
+  it('resolves once per attempt and connects to the checked address, keeping the name as Host', async () => {
+    const receiver = await NoticeReceiver.start();
+    try {
+      lookups.length = 0;
+      const result = await sender(lenient).send({ ...notice, url: `http://rebind.test:${receiver.port}/pinned` });
+      expect(result).toMatchObject({ delivered: true, statusCode: 200, error: null });
+      expect(lookups).toEqual(['rebind.test']);
+      expect(receiver.received[0].headers.host).toBe(`rebind.test:${receiver.port}`);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('never follows a redirect, even to an address that would be allowed', async () => {
+    for (const status of [301, 302, 303, 307, 308]) {
+      const redirector = await NoticeReceiver.start(() => ({ status, headers: { location: `http://127.0.0.1:${port}/internal` } }));
+      try {
+        const result = await sender(lenient).send({ ...notice, url: redirector.url() });
+        expect(result).toMatchObject({ delivered: false, statusCode: status });
+        expect(result.error).toBe(`HTTP ${status}: redirect not followed (Location: http://127.0.0.1:${port}/internal)`);
+      } finally {
+        await redirector.close();
+      }
+    }
+    expect(canaryConnections).toBe(0);
+  });
+
+  it('gives up after the total time limit when the receiver never answers', async () => {
+    const silent = await NoticeReceiver.start(() => 'hang');
+    try {
+      const result = await sender(lenient, { connectTimeoutMs: 500, totalTimeoutMs: 800, maxResponseBytes: 64 * 1024 }).send({ ...notice, url: silent.url() });
+      expect(result).toMatchObject({ delivered: false, statusCode: null });
+      expect(result.error).toMatch(/timeout|aborted/i);
+      expect(result.durationMs).toBeGreaterThanOrEqual(700);
+      expect(result.durationMs).toBeLessThan(3_000);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('reads at most 64 KiB of an answer and drops the rest', async () => {
+    let written = 0;
+    let closedEarly = false;
+    const endless: HttpServer = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk)) written += chunk.length;
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.on('close', () => (closedEarly = true));
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`;
+      const result = await sender(lenient).send({ ...notice, url });
+      expect(result).toMatchObject({ delivered: true, statusCode: 200 });
+      expect(result.durationMs).toBeLessThan(5_000);
+      await eventually(() => Promise.resolve(closedEarly), 5_000, 'the endless answer to be cut');
+      expect(written).toBeGreaterThan(64 * 1024);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+  });
+});
+
+describe('address checks at registration and through the worker', () => {
+  let app: INestApplicationContext;
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('refuses every hostile address at `webhook create`', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AdminModule.forRoot(strict)] })
+      .overrideProvider(HOST_LOOKUP)
+      .useValue(fakeLookup)
+      .compile();
+    app = await moduleRef.init();
+    const business = await createBusiness(app);
+    for (const url of hostileUrls()) {
+      const refused = await app
+        .get(WebhooksService)
+        .create({ businessSlug: business.slug, url, events: ['client.created'] })
+        .then(() => null, (error: unknown) => error);
+      expect(refused).toBeInstanceOf(DomainError);
+      expect((refused as DomainError).fieldErrors).toEqual([{ path: '/url', message: expect.any(String) }]);
+    }
+    const [{ n }] = await app.get(DataSource).query<{ n: string }[]>('SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1', [business.id]);
+    expect(Number(n)).toBe(0);
+    expect(canaryConnections).toBe(0);
+  });
+
+  it('checks again at every send: a name that now resolves to loopback is refused (DNS rebinding)', async () => {
+    await emptyNoticesQueue(strict);
+    const moduleRef = await Test.createTestingModule({ imports: [WorkerModule.forRoot(strict)] })
+      .overrideProvider(HOST_LOOKUP)
+      .useValue(fakeLookup)
+      .compile();
+    app = await moduleRef.init();
+    const db = app.get(DataSource);
+    const business = await createBusiness(app);
+    // Registered while the name pointed somewhere public; it has since been re-pointed at loopback.
+    const [{ id: endpointId }] = await db.query<{ id: string }[]>(
+      `INSERT INTO webhook_endpoints (id, business_id, url, events, secret)
+       VALUES (gen_random_uuid(), $1, $2, ARRAY['client.created'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') RETURNING id`,
+      [business.id, `https://rebind.test:${port}/hook`],
+    );
+    const recorded = await recordNotice(app, business);
+
+    const failed = await eventually(async () => {
+      const rows = await db.query<{ id: string; status: string; attempts: number }[]>(
+        'SELECT id, status, attempts FROM notice_deliveries WHERE notice_id = $1 AND endpoint_id = $2',
+        [recorded.id, endpointId],
+      );
+      return rows[0]?.status === 'FAILED' ? rows[0] : null;
+    });
+    expect(failed.attempts).toBe(3);
+    const attempts = await db.query<{ status_code: number | null; error: string }[]>(
+      'SELECT status_code, error FROM delivery_attempts WHERE delivery_id = $1',
+      [failed.id],
+    );
+    expect(attempts).toHaveLength(3);
+    for (const attempt of attempts) {
+      expect(attempt).toEqual({ status_code: null, error: 'not sent: rebind.test resolves to a non-public address, 127.0.0.1 (loopback)' });
+    }
+    expect(canaryConnections).toBe(0);
+  });
+});

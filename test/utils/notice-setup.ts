@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { AppConfig } from '#config/app-config.js';
+import { BusinessesService } from '#core/businesses/businesses.service.js';
+import { buildNoticeBody, type NoticeBody } from '#core/notices/notice-body.js';
+import { NoticesRepository } from '#core/notices/notices.repository.js';
+import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
+import { WebhooksService, type CreatedWebhook } from '#core/webhooks/webhooks.service.js';
+import { NOTICES_QUEUE } from '#queue/queues.js';
+
+export interface TestBusiness {
+  id: string;
+  slug: string;
+}
+
+/** A business of its own for one test (nothing else: no members, staff or keys). */
+export async function createBusiness(app: INestApplicationContext): Promise<TestBusiness> {
+  const business = await app.get(BusinessesService).create({
+    slug: `n-${randomUUID().slice(0, 12)}`,
+    name: 'Notices Salon',
+    timezone: 'Europe/Lisbon',
+    country: 'PT',
+    currency: 'EUR',
+    plan: 'TEAM',
+  });
+  return { id: business.id, slug: business.slug };
+}
+
+/** An endpoint registered the way `admin webhook create` does. */
+export function createEndpoint(
+  app: INestApplicationContext,
+  business: TestBusiness,
+  url: string,
+  events: WebhookEventType[],
+): Promise<CreatedWebhook> {
+  return app.get(WebhooksService).create({ businessSlug: business.slug, url, events });
+}
+
+/** A notice recorded in the outbox, as a write records it (with nothing else changed). */
+export async function recordNotice(
+  app: INestApplicationContext,
+  business: TestBusiness,
+  type: WebhookEventType = 'client.created',
+): Promise<NoticeBody> {
+  const body = buildNoticeBody({
+    type,
+    businessSlug: business.slug,
+    subjectId: randomUUID(),
+    occurredAt: new Date(),
+    ...(type === 'appointment.rescheduled' ? { previousId: randomUUID() } : {}),
+  });
+  await app.get(NoticesRepository).record(business.id, body);
+  return body;
+}
+
+/**
+ * Empties this run's notices queue before a worker starts: jobs an earlier test file left delayed
+ * must not run into this one's receivers.
+ */
+export async function emptyNoticesQueue(config: AppConfig): Promise<void> {
+  const queue = new Queue(NOTICES_QUEUE, { connection: { url: config.REDIS_URL }, prefix: config.QUEUE_PREFIX });
+  try {
+    await queue.obliterate({ force: true });
+  } finally {
+    await queue.close();
+  }
+}
