@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig, type AppConfig } from '#config/app-config.js';
 import { TEST_DATABASE_NAME, testDatabaseUrl } from './test-database.js';
 
@@ -11,6 +13,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     CURSOR_SECRET: 'test-cursor-secret-test-cursor-secret-01',
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'error',
+    // E-mails written without SMTP go to a scratch folder, never into the working tree.
+    MAIL_DIR: join(tmpdir(), `scheduling-mail-${TEST_DATABASE_NAME}`),
     // One prefix per test database, so parallel runs on one Redis never share queues.
     QUEUE_PREFIX: `test-${TEST_DATABASE_NAME}`,
     ...overrides,

@@ -2,8 +2,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
+import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { FixturesModule } from '#core/fixtures/fixtures.module.js';
+import { PaymentsModule } from '#core/payments/payments.module.js';
+import { SalesModule } from '#core/sales/sales.module.js';
+import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 
 /** What the admin commands use: the domain modules the API uses, without HTTP, queues or Redis. */
@@ -18,6 +22,10 @@ export class AdminModule {
         BusinessesModule,
         ApiKeysModule,
         FixturesModule,
+        WebhooksModule,
+        PaymentsModule,
+        SalesModule,
+        AppointmentWritesModule,
       ],
     };
   }

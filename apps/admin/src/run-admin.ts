@@ -2,11 +2,15 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type AppConfig } from '#config/app-config.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import { withAdminContext } from './admin-context.js';
+import { registerAppointmentCommands } from './commands/appointment.command.js';
 import { registerBusinessCommands } from './commands/business.command.js';
 import type { CommandContext } from './commands/command-context.js';
 import { registerFixturesCommands } from './commands/fixtures.command.js';
 import { registerKeyCommands } from './commands/key.command.js';
 import { registerMigrateCommand } from './commands/migrate.command.js';
+import { registerPaymentCommands } from './commands/payment.command.js';
+import { registerSaleCommands } from './commands/sale.command.js';
+import { registerWebhookCommands } from './commands/webhook.command.js';
 
 export interface AdminOutput {
   write(text: string): unknown;
@@ -50,6 +54,10 @@ function buildProgram(io: AdminIo, context: CommandContext): Command {
   registerFixturesCommands(program, context);
   registerBusinessCommands(program, context);
   registerKeyCommands(program, context);
+  registerWebhookCommands(program, context);
+  registerPaymentCommands(program, context);
+  registerSaleCommands(program, context);
+  registerAppointmentCommands(program, context);
   return program;
 }
 

@@ -5,11 +5,16 @@ import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
+import { AppointmentReadsModule } from '#core/appointments/appointment-reads.module.js';
+import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
+import { ClientReadsModule } from '#core/clients/client-reads.module.js';
 import { ClientsModule } from '#core/clients/clients.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
+import { PaymentReadsModule } from '#core/payments/payment-reads.module.js';
 import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
 import { RedisModule } from '#core/redis/redis.module.js';
+import { SaleReadsModule } from '#core/sales/sale-reads.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
@@ -22,9 +27,13 @@ import { loggerParams } from './logging/logger-params.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
+import { AppointmentsController } from './controllers/appointments.controller.js';
+import { AppointmentWritesController } from './controllers/appointment-writes.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { ContractDocumentController } from './controllers/contract-document.controller.js';
 import { MeController } from './controllers/me.controller.js';
+import { PaymentsController } from './controllers/payments.controller.js';
+import { SalesController } from './controllers/sales.controller.js';
 import { ServicesController } from './controllers/services.controller.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
@@ -45,8 +54,13 @@ export class ApiModule {
         ServicesModule,
         ClientsModule,
         IdempotencyModule,
+        AppointmentReadsModule,
+        AppointmentWritesModule,
+        ClientReadsModule,
+        PaymentReadsModule,
+        SaleReadsModule,
       ],
-      controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController],
+      controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController, AppointmentsController, AppointmentWritesController, PaymentsController, SalesController],
       providers: [
         ApiRateLimiter,
         HttpMetrics,

@@ -1,6 +1,9 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -12,6 +15,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { parseDurationList } from './duration-list.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -21,6 +25,12 @@ const toBool = ({ value }: { value: unknown }): unknown => {
   if (value === 'false' || value === '0') return false;
   return value;
 };
+// A malformed list is left as the string it was, so that IsArray names the variable.
+const toDurationList = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? (parseDurationList(value) ?? value) : value;
+const DAY_MS = 24 * 3_600_000;
+const RETRY_SCHEDULE_MESSAGE =
+  'WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of 1 to 50 durations such as 5s,5m,2h (each at most 24h)';
 
 /**
  * Every environment variable the service reads, validated once at boot.
@@ -65,6 +75,13 @@ export class AppConfig {
   @IsString()
   MAIL_DIR = './.data/mail';
 
+  /**
+   * Sender address of e-mails; the business's name is shown as the sender's name. Also the
+   * calendar invitation's organizer when the business has no notification address.
+   */
+  @Matches(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { message: 'MAIL_FROM must be an e-mail address' })
+  MAIL_FROM = 'no-reply@scheduling.example';
+
   /** Lets webhook addresses be http and resolve to private ranges: local use and tests only. */
   @Transform(toBool)
   @IsBoolean()
@@ -80,6 +97,40 @@ export class AppConfig {
   /** Prefix of every BullMQ key in Redis: lets several deployments (or test runs) share one Redis. */
   @Matches(/^[A-Za-z0-9_:-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1 to 64 letters, digits, _ : or -' })
   QUEUE_PREFIX = 'bull';
+
+  /**
+   * Delays before each retry of a change notice that failed, after the immediate first attempt
+   * (D9): comma-separated durations (ms, s, m or h; each at most 24h). The default is the
+   * Standard Webhooks schedule (then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); the
+   * sender adds ±20% jitter. Tests compress it.
+   */
+  @Transform(toDurationList)
+  @IsArray({ message: RETRY_SCHEDULE_MESSAGE })
+  @ArrayMinSize(1, { message: RETRY_SCHEDULE_MESSAGE })
+  @ArrayMaxSize(50, { message: RETRY_SCHEDULE_MESSAGE })
+  @IsInt({ each: true, message: RETRY_SCHEDULE_MESSAGE })
+  @Min(0, { each: true, message: RETRY_SCHEDULE_MESSAGE })
+  @Max(DAY_MS, { each: true, message: RETRY_SCHEDULE_MESSAGE })
+  WEBHOOK_RETRY_SCHEDULE: number[] = [
+    5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
+  ];
+
+  /** Longest wait of the notice relay between two looks at the outbox; a NOTIFY wakes it sooner. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(1000)
+  NOTICE_RELAY_POLL_MS = 1000;
+
+  /**
+   * How often the worker re-queues due notice deliveries that have no job (Redis lost its data,
+   * a crash between commit and enqueue, a replay); it also runs at start.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  NOTICE_SWEEP_EVERY_MS = 30_000;
 
   /** Minimum log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])

@@ -7,6 +7,7 @@ import { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js
 import { MemberEntity } from './entities/member.entity.js';
 import { NoticeDeliveryEntity } from './entities/notice-delivery.entity.js';
 import { NoticeEntity } from './entities/notice.entity.js';
+import { OutboundEmailEntity } from './entities/outbound-email.entity.js';
 import { PaymentEntity } from './entities/payment.entity.js';
 import { SaleItemEntity } from './entities/sale-item.entity.js';
 import { SaleEntity } from './entities/sale.entity.js';
@@ -36,4 +37,5 @@ export const ENTITIES = [
   NoticeEntity,
   NoticeDeliveryEntity,
   DeliveryAttemptEntity,
+  OutboundEmailEntity,
 ];

@@ -2,6 +2,8 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { MAINTENANCE_QUEUE } from './queues.js';
+import { NOTICES_QUEUE } from './queues.js';
+import { EMAILS_QUEUE } from './queues.js';
 
 /** BullMQ on the service's Redis, with every queue the service uses registered. */
 @Module({})
@@ -19,6 +21,8 @@ export class QueueModule {
           }),
         }),
         BullModule.registerQueue({ name: MAINTENANCE_QUEUE }),
+        BullModule.registerQueue({ name: NOTICES_QUEUE }),
+        BullModule.registerQueue({ name: EMAILS_QUEUE }),
       ],
       exports: [BullModule],
     };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ApiKeyEntity } from '#database/entities/api-key.entity.js';
 import type { Plan } from '#database/entities/business.entity.js';
+import { managerFor } from '#database/transaction-context.js';
 
 /** What one authenticated request needs to know about its key, read in one query. */
 export interface ApiKeyLookup {
@@ -54,7 +55,7 @@ export class ApiKeysRepository {
   }
 
   async insert(key: ApiKeyEntity, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).getRepository(ApiKeyEntity).insert(key);
+    await managerFor(this.dataSource, manager).getRepository(ApiKeyEntity).insert(key);
   }
 
   /** Revokes the business's active keys with this prefix; returns how many. */

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { BusinessEntity, type Plan } from '#database/entities/business.entity.js';
 import { MemberEntity } from '#database/entities/member.entity.js';
+import { managerFor } from '#database/transaction-context.js';
 
 @Injectable()
 export class BusinessesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private businesses(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(BusinessEntity);
+    return managerFor(this.dataSource, manager).getRepository(BusinessEntity);
   }
 
   findById(businessId: string): Promise<BusinessEntity | null> {
@@ -28,12 +29,12 @@ export class BusinessesRepository {
   }
 
   findMemberByEmail(businessId: string, email: string, manager?: EntityManager): Promise<MemberEntity | null> {
-    return (manager ?? this.dataSource.manager)
+    return managerFor(this.dataSource, manager)
       .getRepository(MemberEntity)
       .findOneBy({ businessId, email: email.toLowerCase() });
   }
 
   async insertMember(member: MemberEntity, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).getRepository(MemberEntity).insert(member);
+    await managerFor(this.dataSource, manager).getRepository(MemberEntity).insert(member);
   }
 }

@@ -31,6 +31,12 @@ export interface IdempotentRequest {
 
 /** PostgreSQL's lock_not_available: lock_timeout passed while waiting. */
 const LOCK_NOT_AVAILABLE = '55P03';
+/** deadlock_detected and serialization_failure: the transaction lost a race and may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 3;
+
+const sqlState = (error: unknown): string | undefined =>
+  error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
 
 @Injectable()
 export class IdempotencyService {
@@ -49,62 +55,75 @@ export class IdempotencyService {
     request: IdempotentRequest,
     write: () => Promise<IdempotentOutcome>,
   ): Promise<{ response: StoredResponse; replayed: boolean }> {
-    try {
-      return await this.dataSource.transaction(async (manager) => {
-        await manager.query(`SET LOCAL lock_timeout = '${IDEMPOTENCY_WAIT_MS}ms'`);
-        await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-          `${request.apiKeyId}:${request.idempotencyKey}`,
-        ]);
-        await manager.query('SET LOCAL lock_timeout = 0');
-
-        const existing = await this.records.findLive(request.apiKeyId, request.idempotencyKey, manager);
-        if (existing) {
-          if (existing.fingerprint !== request.fingerprint) {
-            throw new DomainError(
-              'IDEMPOTENCY_KEY_REUSED',
-              'This Idempotency-Key was already used with a different request; use a new key for each action.',
-            );
-          }
-          return {
-            response: { status: existing.responseStatus, contentType: existing.responseContentType, body: existing.responseBody },
-            replayed: true,
-          };
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.once(request, write);
+      } catch (error) {
+        // Two writes that lock the same rows in opposite orders (swapping two appointments) can
+        // deadlock; PostgreSQL aborts one, which is safe to run again from the start.
+        const state = sqlState(error);
+        if (state !== undefined && RETRYABLE.has(state) && attempt < ATTEMPTS) continue;
+        if (state === LOCK_NOT_AVAILABLE) {
+          throw new DomainError(
+            'IDEMPOTENCY_IN_PROGRESS',
+            'A request with this Idempotency-Key is still being processed; retry shortly.',
+            [],
+            1,
+          );
         }
-        await this.records.deleteExpired(request.apiKeyId, request.idempotencyKey, manager);
-
-        // A refused write may have left the transaction aborted (a violated constraint): the
-        // savepoint lets it be undone while the refusal itself is still stored.
-        await manager.query('SAVEPOINT idempotent_write');
-        const outcome = await withAmbientTransaction(manager, write);
-        if (!outcome.keepWrites) await manager.query('ROLLBACK TO SAVEPOINT idempotent_write');
-
-        const now = new Date();
-        await this.records.insert(
-          Object.assign(new IdempotencyRecordEntity(), {
-            id: newId(),
-            apiKeyId: request.apiKeyId,
-            idempotencyKey: request.idempotencyKey,
-            fingerprint: request.fingerprint,
-            responseStatus: outcome.response.status,
-            responseBody: outcome.response.body,
-            responseContentType: outcome.response.contentType,
-            createdAt: now,
-            expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
-          }),
-          manager,
-        );
-        return { response: outcome.response, replayed: false };
-      });
-    } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === LOCK_NOT_AVAILABLE) {
-        throw new DomainError(
-          'IDEMPOTENCY_IN_PROGRESS',
-          'A request with this Idempotency-Key is still being processed; retry shortly.',
-          [],
-          1,
-        );
+        throw error;
       }
-      throw error;
     }
+  }
+
+  private async once(
+    request: IdempotentRequest,
+    write: () => Promise<IdempotentOutcome>,
+  ): Promise<{ response: StoredResponse; replayed: boolean }> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL lock_timeout = '${IDEMPOTENCY_WAIT_MS}ms'`);
+      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `${request.apiKeyId}:${request.idempotencyKey}`,
+      ]);
+      await manager.query('SET LOCAL lock_timeout = 0');
+
+      const existing = await this.records.findLive(request.apiKeyId, request.idempotencyKey, manager);
+      if (existing) {
+        if (existing.fingerprint !== request.fingerprint) {
+          throw new DomainError(
+            'IDEMPOTENCY_KEY_REUSED',
+            'This Idempotency-Key was already used with a different request; use a new key for each action.',
+          );
+        }
+        return {
+          response: { status: existing.responseStatus, contentType: existing.responseContentType, body: existing.responseBody },
+          replayed: true,
+        };
+      }
+      await this.records.deleteExpired(request.apiKeyId, request.idempotencyKey, manager);
+
+      // A refused write may have left the transaction aborted (a violated constraint): the
+      // savepoint lets it be undone while the refusal itself is still stored.
+      await manager.query('SAVEPOINT idempotent_write');
+      const outcome = await withAmbientTransaction(manager, write);
+      if (!outcome.keepWrites) await manager.query('ROLLBACK TO SAVEPOINT idempotent_write');
+
+      const now = new Date();
+      await this.records.insert(
+        Object.assign(new IdempotencyRecordEntity(), {
+          id: newId(),
+          apiKeyId: request.apiKeyId,
+          idempotencyKey: request.idempotencyKey,
+          fingerprint: request.fingerprint,
+          responseStatus: outcome.response.status,
+          responseBody: outcome.response.body,
+          responseContentType: outcome.response.contentType,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+        }),
+        manager,
+      );
+      return { response: outcome.response, replayed: false };
+    });
   }
 }

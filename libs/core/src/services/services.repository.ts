@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ServiceEntity } from '#database/entities/service.entity.js';
+import { managerFor } from '#database/transaction-context.js';
 
 @Injectable()
 export class ServicesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(ServiceEntity);
+    return managerFor(this.dataSource, manager).getRepository(ServiceEntity);
   }
 
   /** Every service of the business, by name: a catalogue is small, so it is not paginated. */
