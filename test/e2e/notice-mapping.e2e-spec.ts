@@ -60,24 +60,51 @@ interface Tenant {
   slug: string;
   key: string;
   appointment: string;
+  pending: string;
   service: string;
   client: string;
+  staff: string;
 }
 
 async function loadTenant(): Promise<Tenant> {
   const slug = uniqueSlug('mapping');
+  const example = exampleBusiness(slug);
   const business = {
-    ...exampleBusiness(slug),
-    keys: [{ ref: 'site', member: 'owner', name: 'Site', scopes: ['clients.write', 'clients.read'] }],
+    ...example,
+    appointments: [
+      ...(example.appointments ?? []),
+      { ref: 'a2', staff: 'ana', service: 'cut', client: 'joao', startAt: '2030-01-21T09:00:00Z', status: 'PENDING' as const },
+    ],
+    keys: [{ ref: 'site', member: 'owner', name: 'Site', scopes: ['clients.write', 'clients.read', 'appointments.write'] }],
     webhooks: [],
   };
   const file = join(folder, `${slug}.json`);
   await writeFile(file, JSON.stringify({ businesses: [business] } satisfies FixtureFile));
   const loaded = (await admin('fixtures', 'load', file)) as {
-    businesses: Record<string, { id: string; slug: string; keys: Record<string, { key: string }>; appointments: Record<string, string>; services: Record<string, string>; clients: Record<string, string> }>;
+    businesses: Record<
+      string,
+      {
+        id: string;
+        slug: string;
+        keys: Record<string, { key: string }>;
+        appointments: Record<string, string>;
+        services: Record<string, string>;
+        clients: Record<string, string>;
+        staff: Record<string, string>;
+      }
+    >;
   };
   const refs = loaded.businesses.salon;
-  return { id: refs.id, slug: refs.slug, key: refs.keys.site.key, appointment: refs.appointments.a1, service: refs.services.cut, client: refs.clients.joao };
+  return {
+    id: refs.id,
+    slug: refs.slug,
+    key: refs.keys.site.key,
+    appointment: refs.appointments.a1,
+    pending: refs.appointments.a2,
+    service: refs.services.cut,
+    client: refs.clients.joao,
+    staff: refs.staff.ana,
+  };
 }
 
 beforeAll(async () => {
@@ -96,7 +123,7 @@ afterAll(async () => {
 });
 
 describe('the D9 mapping of writes to notices', () => {
-  it('POST /clients, admin payment record and admin sale record emit exactly their notices, to subscribed endpoints only', async () => {
+  it('every write of D9 emits exactly its notices, to subscribed endpoints only', async () => {
     const tenant = await loadTenant();
     const other = await loadTenant();
     const create = (slug: string, path: string, events: WebhookEventType[]) =>
@@ -125,10 +152,41 @@ describe('the D9 mapping of writes to notices', () => {
     await writeFile(saleFile, JSON.stringify({ clientId: tenant.client, appointmentId: tenant.appointment, items: [{ type: 'SERVICE', name: 'Haircut', serviceId: tenant.service, quantity: 1, unitPriceCents: 2500, costCents: 900 }], internalNote: 'cash drawer 2' }));
     const sale = await admin('sale', 'record', '--business', tenant.slug, '--file', saleFile);
 
+    // Appointment writes: book (Form A, and Form B with a new client), reschedule, cancel, confirm.
+    const book = (startAt: string, client: RequestBody<'createAppointment'>['client']) =>
+      api.post('/appointments', {
+        key: tenant.key,
+        headers: { 'Idempotency-Key': randomUUID() },
+        body: { staffId: tenant.staff, serviceId: tenant.service, startAt, client } satisfies RequestBody<'createAppointment'>,
+      });
+    const formA = await book('2030-01-14T09:00:00Z', { id: tenant.client });
+    expect(formA.status).toBe(201);
+    const formB = await book('2030-01-14T11:00:00Z', { name: 'Inês Rocha', phone: '+351916000999' });
+    expect(formB.status).toBe(201);
+    const moved = await api.post(`/appointments/${formA.body.id}/reschedule`, {
+      key: tenant.key,
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { startAt: '2030-01-14T15:00:00Z' } satisfies RequestBody<'rescheduleAppointment'>,
+    });
+    expect(moved.status).toBe(200);
+    const cancelled = await api.post(`/appointments/${formB.body.id}/cancel`, {
+      key: tenant.key,
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { reason: 'Client asked to cancel' } satisfies RequestBody<'cancelAppointment'>,
+    });
+    expect(cancelled.status).toBe(200);
+    await admin('appointment', 'confirm', '--business', tenant.slug, '--id', tenant.pending);
+
     const expected: { path: string; type: WebhookEventType; subject: unknown }[] = [
       { path: '/clients-and-payments', type: 'client.created', subject: created.body.id },
       { path: '/clients-and-payments', type: 'payment.received', subject: paid.id },
       { path: '/sales', type: 'sale.created', subject: sale.id },
+      { path: '/clients-and-payments', type: 'client.created', subject: formB.body.client.id },
+      { path: '/appointments', type: 'appointment.created', subject: formA.body.id },
+      { path: '/appointments', type: 'appointment.created', subject: formB.body.id },
+      { path: '/appointments', type: 'appointment.rescheduled', subject: moved.body.id },
+      { path: '/appointments', type: 'appointment.cancelled', subject: formB.body.id },
+      { path: '/appointments', type: 'appointment.confirmed', subject: tenant.pending },
     ];
     await receiver.waitFor((all) => all.filter((r) => r.path !== '/other-business').length >= expected.length);
     // Anything extra would have arrived by now as well.
@@ -139,28 +197,40 @@ describe('the D9 mapping of writes to notices', () => {
       const body = JSON.parse(r.body) as { type: string; data: { id: string } };
       return { path: r.path, type: body.type, subject: body.data.id };
     };
-    expect(mine.map(summary).sort((a, b) => a.type.localeCompare(b.type))).toEqual(expected.sort((a, b) => a.type.localeCompare(b.type)));
+    const order = (a: { type: string; subject: unknown }, b: { type: string; subject: unknown }) =>
+      `${a.type} ${String(a.subject)}`.localeCompare(`${b.type} ${String(b.subject)}`);
+    expect(mine.map(summary).sort(order)).toEqual(expected.sort(order));
     expect(receiver.received.filter((r) => r.path === '/other-business')).toEqual([]);
 
     const validators = noticeValidators();
     for (const received of mine) {
       const body = verifyNotice(secrets.get(received.path) ?? '', received) as Record<string, unknown>;
       expect(Object.keys(body)).toEqual(D9_FIELDS);
-      expect(Object.keys(body.data as object)).toEqual(['id', 'occurredAt']);
+      // appointment.rescheduled also names the appointment it replaced, and nothing else does.
+      const data = body.data as Record<string, unknown>;
+      if (body.type === 'appointment.rescheduled') {
+        expect(Object.keys(data)).toEqual(['id', 'occurredAt', 'previousId']);
+        expect(data.previousId).toBe(formA.body.id);
+      } else {
+        expect(Object.keys(data)).toEqual(['id', 'occurredAt']);
+      }
       expect(body.business).toBe(tenant.slug);
       expect(received.headers['webhook-id']).toBe(body.id);
       const validate = validators.get(body.type as string);
       expect(validate?.(body) ? [] : validate?.errors).toEqual([]);
       // Never a name, phone, e-mail or amount.
-      for (const secret of ['Marta', '916000777', 'marta@', 'Cents', 'MBWAY', 'cash drawer']) expect(received.body).not.toContain(secret);
+      for (const secret of ['Marta', '916000777', 'marta@', 'Inês', '916000999', 'Cents', 'MBWAY', 'cash drawer', 'asked to cancel']) {
+        expect(received.body).not.toContain(secret);
+      }
     }
 
     // The outbox holds exactly these notices for the business, each exactly D9's body.
     const stored = await db.query<{ type: string; payload: Record<string, unknown> }[]>('SELECT type, payload FROM notices WHERE business_id = $1', [tenant.id]);
-    expect(stored.map((n) => n.type).sort()).toEqual(['client.created', 'payment.received', 'sale.created']);
-    for (const { payload } of stored) {
+    expect(stored.map((n) => n.type).sort()).toEqual(expected.map((e) => e.type).sort());
+    for (const { type, payload } of stored) {
       expect(Object.keys(payload).sort()).toEqual([...D9_FIELDS].sort());
-      expect(Object.keys(payload.data as object).sort()).toEqual(['id', 'occurredAt']);
+      const dataKeys = type === 'appointment.rescheduled' ? ['id', 'occurredAt', 'previousId'] : ['id', 'occurredAt'];
+      expect(Object.keys(payload.data as object).sort()).toEqual(dataKeys);
     }
   });
 
