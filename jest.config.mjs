@@ -34,5 +34,18 @@ export default {
       globalSetup: '<rootDir>/test/utils/global-setup.mjs',
       setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
     },
+    // The reference page in headless Chromium: only with TEST_BROWSER=1 (`npm run test:browser`),
+    // so that `npm test` passes on a machine without Chromium.
+    ...(process.env.TEST_BROWSER === '1'
+      ? [
+          {
+            ...esm,
+            displayName: 'browser',
+            testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+            globalSetup: '<rootDir>/test/utils/global-setup.mjs',
+            setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
+          },
+        ]
+      : []),
   ],
 };

@@ -1,17 +1,16 @@
-// `npm start`: run the API for trying and developing it, with as little setup as possible.
-// Not for production (use `npm run migrate` and `npm run start:api` with real secrets there):
-// missing secrets are generated once into .data/; without DATABASE_URL an embedded PostgreSQL
-// (PGlite, data in .data/pglite) is served on a local socket so the service keeps its plain pg
-// driver; the database is migrated, and a demo business with a key is created on first start.
+// `npm start`: run the service for trying and developing it, with as little setup as possible.
+// Not for production (use `npm run migrate`, `npm run start:api` and `npm run start:worker` with
+// real secrets there): missing secrets are generated once into .data/; without DATABASE_URL an
+// embedded PostgreSQL (PGlite, data in .data/pglite) is served on a local socket so the service
+// keeps its plain pg driver; the database is migrated, and a demo business with a key is created
+// on first start. Without REDIS_URL only the API runs, with IN_PROCESS_JOBS=true (it delivers
+// notices and e-mails itself); with REDIS_URL the API and the worker run, as in production.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
 const DATA = '.data';
 const SECRETS = `${DATA}/dev-secrets.json`;
@@ -31,29 +30,28 @@ function devSecrets() {
 const env = { ...process.env };
 for (const [name, value] of Object.entries(devSecrets())) env[name] ??= value;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
+async function startEmbedded() {
+  const embedded = await startEmbeddedPostgres(`${DATA}/pglite`);
+  console.log(`Embedded PostgreSQL (PGlite) on ${new URL(embedded.url).host}, data in ${DATA}/pglite`);
+  return embedded;
 }
 
-/** PGlite behind a PostgreSQL wire-protocol socket; it serialises transactions across connections. */
-async function startEmbeddedPostgres() {
-  const db = await PGlite.create({ dataDir: `${DATA}/pglite`, extensions: { btree_gist } });
-  const port = await freePort();
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 32 });
-  await server.start();
-  console.log(`Embedded PostgreSQL (PGlite) on 127.0.0.1:${port}, data in ${DATA}/pglite`);
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop: async () => { await server.stop(); await db.close(); } };
-}
-
-const embedded = env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
+const embedded = env.DATABASE_URL ? undefined : await startEmbedded();
 if (embedded) env.DATABASE_URL = embedded.url;
 env.WEBHOOKS_ALLOW_PRIVATE ??= 'true';
+// Without Redis there is no queue and no worker: the API runs the worker's delivery code itself.
+const inProcess = !env.REDIS_URL;
+if (inProcess) env.IN_PROCESS_JOBS = 'true';
+// What `npm run admin` needs to reach this database (`set -a; . .data/dev.env; set +a`).
+const DEV_ENV = `${DATA}/dev.env`;
+writeFileSync(
+  DEV_ENV,
+  ['DATABASE_URL', 'API_KEY_PEPPER', 'CURSOR_SECRET', 'WEBHOOKS_ALLOW_PRIVATE', 'IN_PROCESS_JOBS', 'REDIS_URL']
+    .filter((name) => env[name])
+    .map((name) => `${name}='${env[name].replaceAll("'", "'\\''")}'\n`)
+    .join(''),
+  { mode: 0o600 },
+);
 
 async function ensureDatabase(url) {
   const target = new URL(url);
@@ -78,18 +76,25 @@ const admin = async (...args) =>
 if (!embedded) await ensureDatabase(env.DATABASE_URL);
 await admin('migrate');
 
-if (!existsSync(DEMO)) {
-  let key;
+// The demo key belongs to one database: the embedded one, or the server of DATABASE_URL.
+const database = embedded ? 'embedded' : redactPassword(env.DATABASE_URL);
+function redactPassword(url) {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return parsed.toString();
+}
+const saved = existsSync(DEMO) ? JSON.parse(readFileSync(DEMO, 'utf8')) : null;
+let key = saved && (saved.database ?? 'embedded') === database ? saved.key : null;
+if (!key) {
   try {
     key = (await admin('fixtures', 'load', 'scripts/demo-fixture.json')).businesses.demo.keys.demo.key;
   } catch {
-    // The demo business survives from an earlier .data/: give it a new key instead.
+    // The demo business exists already in this database: give it a new key instead.
     key = (await admin('key', 'create', '--business', 'demo-salon', '--member', 'ana@demo-salon.example', '--name', 'Demo key',
       '--scopes', 'appointments.read,appointments.write,clients.read,clients.write,services.read,payments.read,sales.read')).key;
   }
-  writeFileSync(DEMO, JSON.stringify({ key }, null, 2), { mode: 0o600 });
+  writeFileSync(DEMO, JSON.stringify({ key, database }, null, 2), { mode: 0o600 });
 }
-const { key } = JSON.parse(readFileSync(DEMO, 'utf8'));
 const port = env.PORT ?? '3000';
 console.log(`
 Development mode (not for production). Demo business "demo-salon", demo key:
@@ -99,11 +104,60 @@ Development mode (not for production). Demo business "demo-salon", demo key:
 Try:
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/me
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/services
+  open http://localhost:${port}/docs
+${
+  inProcess
+    ? `
+No REDIS_URL: the API delivers notices and e-mails itself (e-mails go to ${env.SMTP_URL ? 'SMTP_URL' : (env.MAIL_DIR ?? '.data/mail')}).`
+    : `
+REDIS_URL is set: the API and the worker run as in production.`
+}
+Admin commands against this database: set -a; . ${DEV_ENV}; set +a; npm run admin -- <command>
+Ctrl-C stops (the processes finish what they are doing first; press it again to stop at once).
 `);
 
-const api = spawn(process.execPath, ['dist/apps/api/src/main.js'], { env, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => api.kill(signal));
-api.on('exit', async (code) => {
-  await embedded?.stop();
-  process.exit(code ?? 0);
-});
+const processes = [['api', 'dist/apps/api/src/main.js'], ...(inProcess ? [] : [['worker', 'dist/apps/worker/src/main.js']])].map(
+  ([name, script]) => ({ name, child: spawn(process.execPath, [script], { env, stdio: 'inherit' }) }),
+);
+
+let stopping = false;
+let stoppingSince = 0;
+let exitCode = 0;
+function stopAll(signal) {
+  for (const { child } of processes) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+}
+// The first signal asks every process to drain (Ctrl-C reaches them from the terminal as well;
+// they ignore a repeat while draining); a second one, a moment later, stops them at once. One
+// Ctrl-C can arrive more than once (from the terminal and through npm), hence the moment.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (!stopping) {
+      stopping = true;
+      stoppingSince = Date.now();
+      console.log('Stopping: letting the requests and deliveries under way finish…');
+      stopAll('SIGTERM');
+    } else if (Date.now() - stoppingSince > 1000) {
+      console.log('Stopping at once.');
+      stopAll('SIGKILL');
+    }
+  });
+}
+// One process ending on its own (a crash, a bad setting) ends the others: half a service is no use.
+const exits = processes.map(
+  ({ name, child }) =>
+    new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        if (!stopping) {
+          console.error(`The ${name} process stopped (${signal ?? `exit code ${code}`}); stopping the others.`);
+          stopping = true;
+          stopAll('SIGTERM');
+        }
+        if (code !== 0) exitCode = 1;
+        resolve();
+      }),
+    ),
+);
+await Promise.all(exits);
+await embedded?.stop();
+console.log(exitCode === 0 ? 'Stopped.' : 'Stopped, after a failure.');
+process.exit(exitCode);

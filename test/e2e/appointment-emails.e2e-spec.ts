@@ -13,6 +13,7 @@ import { loadBookingFixture, type BookingFixture } from '../factories/booking-fi
 import { E2eApi } from '../utils/e2e-api.js';
 import { leafParts, type MimePart } from '../utils/mime-message.js';
 import { testConfig } from '../utils/test-config.js';
+import { eventually } from '../utils/notice-receiver.js';
 import { TestSmtpServer, type ReceivedMail } from '../utils/test-smtp-server.js';
 
 let api: E2eApi;
@@ -115,12 +116,15 @@ describe('appointment e-mails through SMTP', () => {
     expect(part(cancelMail, 'text/plain').body).not.toContain('Client is ill');
     await smtp.waitFor(sentTo(desk, 'Marcação cancelada'));
 
-    const rows = await db.query<{ sent_at: Date | null; attempts: number }[]>(
-      'SELECT e.sent_at, e.attempts FROM outbound_emails e JOIN appointments a ON a.id = e.appointment_id WHERE a.business_id = $1',
-      [salon.businessId],
-    );
-    expect(rows).toHaveLength(6);
-    expect(rows.every((row) => row.sent_at !== null && row.attempts === 1)).toBe(true);
+    // The sender records sent_at just after the server accepted the message: wait for it.
+    const rows = await eventually(async () => {
+      const found = await db.query<{ sent_at: Date | null; attempts: number }[]>(
+        'SELECT e.sent_at, e.attempts FROM outbound_emails e JOIN appointments a ON a.id = e.appointment_id WHERE a.business_id = $1',
+        [salon.businessId],
+      );
+      return found.length === 6 && found.every((row) => row.sent_at !== null) ? found : null;
+    }, 10_000, 'all six e-mails recorded as sent');
+    expect(rows.every((row) => row.attempts === 1)).toBe(true);
   });
 
   it('writes in English and New York time for an en-US business in America/New_York', async () => {

@@ -1,4 +1,6 @@
+import request from 'supertest';
 import { E2eApi } from '../utils/e2e-api.js';
+import { eventually } from '../utils/notice-receiver.js';
 import { testConfig } from '../utils/test-config.js';
 import { createTenant } from '../utils/tenant-factory.js';
 
@@ -23,8 +25,11 @@ describe('health', () => {
     expect(live.status).toBe(200);
     expect(live.body).toEqual({ status: 'ok' });
     expect(live.headers['ratelimit-limit']).toBeUndefined();
-    const ready = await api.get('/health/ready');
-    expect(ready.status).toBe(200);
+    // Right after boot the Redis client may still be connecting: not ready yet, truthfully.
+    const ready = await eventually(async () => {
+      const res = await api.get('/health/ready');
+      return res.status === 200 ? res : null;
+    }, 5_000, 'readiness');
     expect(ready.body.status).toBe('ok');
     expect(ready.body.info).toMatchObject({ postgresql: { status: 'up' }, redis: { status: 'up' } });
   });
@@ -57,6 +62,77 @@ describe('metrics', () => {
     expect(after.text).toContain('http_request_duration_seconds_bucket');
     expect(after.text).toMatch(/^notices_outbox_pending \d+/m);
     expect(after.text).toMatch(/^notices_outbox_lag_seconds [\d.]+/m);
+  });
+
+  it('reports the depth of every job queue (from Redis) and the outcomes of recent delivery attempts', async () => {
+    const text = (await api.get('/metrics')).text;
+    for (const queue of ['notices', 'emails', 'maintenance']) {
+      for (const state of ['waiting', 'active', 'delayed', 'prioritized', 'failed']) {
+        expect(text).toMatch(new RegExp(`^queue_jobs\\{queue="${queue}",state="${state}"\\} \\d+$`, 'm'));
+      }
+    }
+    for (const outcome of ['delivered', 'http_error', 'no_response']) {
+      expect(text).toMatch(new RegExp(`^notice_delivery_attempts_5m\\{outcome="${outcome}"\\} \\d+$`, 'm'));
+    }
+  });
+
+  it('leaves the queue series out while Redis does not answer, and still serves the others', async () => {
+    const withoutRedis = await E2eApi.start(testConfig({ REDIS_URL: 'redis://127.0.0.1:1' }));
+    try {
+      const metrics = await withoutRedis.get('/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).not.toMatch(/^queue_jobs\{/m);
+      expect(metrics.text).toMatch(/^notices_outbox_pending \d+/m);
+    } finally {
+      await withoutRedis.close();
+    }
+  });
+});
+
+describe('queue dashboard (/admin/queues)', () => {
+  const token = 'operators-token-operators-token-0123456789';
+
+  it('does not exist without QUEUE_DASHBOARD_TOKEN', async () => {
+    for (const path of ['/admin/queues', '/admin/queues/api/queues']) {
+      const res = await request(api.app.getHttpServer()).get(path).set('Authorization', `Bearer ${token}`);
+      expect(res.status).toBe(404);
+      expect(res.headers['www-authenticate']).toBeUndefined();
+    }
+  });
+
+  describe('with QUEUE_DASHBOARD_TOKEN', () => {
+    let board: E2eApi;
+    beforeAll(async () => {
+      board = await E2eApi.start(testConfig({ QUEUE_DASHBOARD_TOKEN: token }));
+    });
+    afterAll(() => board.close());
+    const get = (path: string) => request(board.app.getHttpServer()).get(path);
+
+    it('refuses a request without the token, or with another, asking for it', async () => {
+      for (const authorization of [undefined, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, 'Bearer', `Basic ${Buffer.from(`admin:${token}x`).toString('base64')}`]) {
+        const res = authorization === undefined ? await get('/admin/queues') : await get('/admin/queues').set('Authorization', authorization);
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toMatch(/Basic realm="queue dashboard"/);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.headers['x-request-id']).toBeDefined();
+      }
+      // Its API and assets too, not only the page.
+      expect((await get('/admin/queues/api/queues')).status).toBe(401);
+    });
+
+    it('serves the board with the token as a bearer token, or as the password of HTTP Basic (a browser)', async () => {
+      const page = await get('/admin/queues').set('Authorization', `Bearer ${token}`);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain('Scheduling queues');
+
+      const basic = await get('/admin/queues').set('Authorization', `Basic ${Buffer.from(`ops:${token}`).toString('base64')}`);
+      expect(basic.status).toBe(200);
+
+      const queues = await get('/admin/queues/api/queues').set('Authorization', `Bearer ${token}`);
+      expect(queues.status).toBe(200);
+      expect((queues.body as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort()).toEqual(['emails', 'maintenance', 'notices']);
+    });
   });
 });
 

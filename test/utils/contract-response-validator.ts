@@ -1,3 +1,5 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   HTTP_METHODS,
@@ -19,6 +21,12 @@ export interface ObservedResponse {
   text: string;
 }
 
+interface OperationRoute {
+  method: string;
+  pattern: RegExp;
+  operation: OpenApiOperation;
+}
+
 interface ResponseObject {
   content?: Record<string, { schema: unknown }>;
   headers?: Record<string, { required?: boolean; schema?: unknown } | { $ref: string }>;
@@ -30,10 +38,12 @@ interface ResponseObject {
  */
 export class ContractResponseValidator {
   private readonly ajv: Ajv2020;
-  private readonly routes: { method: string; pattern: RegExp; operation: OpenApiOperation }[] = [];
+  private readonly routes: OperationRoute[] = [];
   private readonly compiled = new Map<object, ValidateFunction>();
   /** operationId → statuses seen, for coverage reports. */
   readonly seen = new Map<string, Set<number>>();
+  /** Pairs already written to CONTRACT_COVERAGE_DIR by this validator. */
+  private readonly recorded = new Set<string>();
 
   constructor(private readonly document: OpenApiDocument = loadContract().document) {
     this.ajv = createAjv(document, { coerceTypes: false });
@@ -48,9 +58,38 @@ export class ContractResponseValidator {
 
   /** Problems found; empty when the response conforms. */
   check(response: ObservedResponse): string[] {
+    const problems = this.problemsOf(response);
+    if (problems.length === 0) this.record(response);
+    return problems;
+  }
+
+  /**
+   * Persists each conforming (operation, status) pair once per validator, as a JSON line in
+   * CONTRACT_COVERAGE_DIR (set by global-setup.mjs): Jest gives every test file its own module
+   * registry, so the coverage gate (test/robustness/contract-coverage-gate.mjs) reads the union
+   * of what all files saw from there.
+   */
+  private record(response: ObservedResponse): void {
+    const dir = process.env.CONTRACT_COVERAGE_DIR;
+    const route = this.routeOf(response);
+    if (!dir || !route) return;
+    const pair = `${route.operation.operationId} ${response.status}`;
+    if (this.recorded.has(pair)) return;
+    this.recorded.add(pair);
+    appendFileSync(
+      join(dir, `seen-${process.pid}.jsonl`),
+      `${JSON.stringify({ operationId: route.operation.operationId, status: response.status })}\n`,
+    );
+  }
+
+  private routeOf(response: ObservedResponse): OperationRoute | undefined {
+    return this.routes.find((r) => r.method === response.method.toLowerCase() && r.pattern.test(response.path));
+  }
+
+  private problemsOf(response: ObservedResponse): string[] {
     const problems: string[] = [];
     if (!response.headers['x-request-id']) problems.push('X-Request-Id header is missing');
-    const route = this.routes.find((r) => r.method === response.method.toLowerCase() && r.pattern.test(response.path));
+    const route = this.routeOf(response);
     const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
 
     if (!route) {

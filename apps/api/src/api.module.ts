@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
-import { AppConfig } from '#config/app-config.js';
+import { AppConfig, loadConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { AppointmentReadsModule } from '#core/appointments/appointment-reads.module.js';
@@ -17,6 +17,7 @@ import { RedisModule } from '#core/redis/redis.module.js';
 import { SaleReadsModule } from '#core/sales/sale-reads.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
+import { InProcessJobsModule } from '#worker/in-process/in-process-jobs.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
@@ -27,6 +28,8 @@ import { loggerParams } from './logging/logger-params.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
+import { QueueMetrics } from './metrics/queue-metrics.js';
+import { ApiQueuesModule } from './queues/api-queues.module.js';
 import { AppointmentsController } from './controllers/appointments.controller.js';
 import { AppointmentWritesController } from './controllers/appointment-writes.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
@@ -39,7 +42,7 @@ import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
 @Module({})
 export class ApiModule {
-  static forRoot(config?: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
     return {
       module: ApiModule,
       imports: [
@@ -59,12 +62,16 @@ export class ApiModule {
         ClientReadsModule,
         PaymentReadsModule,
         SaleReadsModule,
+        // With Redis the worker app delivers notices and e-mails, and the API only looks at its
+        // queues; without (IN_PROCESS_JOBS, `npm start`) this process runs the worker's delivery.
+        config.IN_PROCESS_JOBS ? InProcessJobsModule : ApiQueuesModule,
       ],
       controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController, AppointmentsController, AppointmentWritesController, PaymentsController, SalesController],
       providers: [
         ApiRateLimiter,
         HttpMetrics,
         OutboxMetrics,
+        QueueMetrics,
         // Global guards run in the order listed: the order of checks of decision D2.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -6,8 +6,16 @@ import { createApiApp, API_PREFIX } from './configure-app.js';
 try {
   const config = loadConfig();
   const app = await createApiApp(config);
+  // On SIGTERM (or Ctrl-C): the in-process deliveries finish their attempt, the server stops
+  // taking connections and lets the requests under way finish, the database and Redis close
+  // last, and the process exits 0. Signals that come meanwhile are ignored.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.listen(config.PORT);
-  new Logger('Api').log(`Listening on http://localhost:${config.PORT}/${API_PREFIX}`);
+  const logger = new Logger('Api');
+  logger.log(`Listening on http://localhost:${config.PORT}/${API_PREFIX}`);
+  if (config.IN_PROCESS_JOBS) {
+    logger.warn('IN_PROCESS_JOBS: no Redis; this process delivers notices and e-mails and limits keys on its own (for trying and developing only)');
+  }
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

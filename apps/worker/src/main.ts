@@ -6,9 +6,13 @@ import { WorkerModule } from './worker.module.js';
 
 try {
   const config = loadConfig();
+  if (config.IN_PROCESS_JOBS) {
+    throw new ConfigError('IN_PROCESS_JOBS=true: the API process delivers notices and e-mails itself; the worker needs Redis (set REDIS_URL instead)');
+  }
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config));
-  // On SIGTERM Nest closes the BullMQ workers, which finish their current job first.
-  app.enableShutdownHooks();
+  // On SIGTERM (or Ctrl-C) the relays stop, the jobs under way finish (WorkerDrain), then the
+  // queues and the database close and the process exits 0. Signals that come meanwhile are ignored.
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   new Logger('Worker').log('Worker started');
 } catch (error) {
   if (error instanceof ConfigError) {

@@ -7,17 +7,16 @@ import { NoticesModule } from '#core/notices/notices.module.js';
 import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { QueueModule } from '#queue/queue.module.js';
-import { EmailRelay } from './mail/email-relay.js';
-import { EmailSender } from './mail/email-sender.js';
-import { mailTransportProvider } from './mail/mail-transport.js';
+import { DELIVERY_PROVIDERS } from './delivery-providers.js';
+import { EmailEnqueuer } from './mail/email-enqueuer.js';
+import { EmailHandOff } from './mail/email-hand-off.js';
 import { MaintenanceSchedule } from './maintenance-schedule.js';
 import { EmailProcessor } from './processors/email.processor.js';
 import { MaintenanceProcessor } from './processors/maintenance.processor.js';
 import { NoticeDeliveryProcessor } from './processors/notice-delivery.processor.js';
-import { DeliverySweep } from './relay/delivery-sweep.js';
 import { NoticeEnqueuer } from './relay/notice-enqueuer.js';
-import { NoticeListener } from './relay/notice-listener.js';
-import { NoticeRelay } from './relay/notice-relay.js';
+import { NoticeHandOff } from './relay/notice-hand-off.js';
+import { WorkerDrain } from './worker-drain.js';
 
 @Module({})
 export class WorkerModule {
@@ -25,7 +24,16 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot('scheduling-worker'), QueueModule.forRoot(), IdempotencyModule, NoticesModule, WebhooksModule, MailModule],
-      providers: [MaintenanceProcessor, MaintenanceSchedule, NoticeListener, NoticeEnqueuer, NoticeRelay, DeliverySweep, NoticeDeliveryProcessor, mailTransportProvider, EmailSender, EmailProcessor, EmailRelay],
+      providers: [
+        ...DELIVERY_PROVIDERS,
+        { provide: NoticeHandOff, useClass: NoticeEnqueuer },
+        { provide: EmailHandOff, useClass: EmailEnqueuer },
+        MaintenanceSchedule,
+        MaintenanceProcessor,
+        NoticeDeliveryProcessor,
+        EmailProcessor,
+        WorkerDrain,
+      ],
     };
   }
 }

@@ -52,9 +52,20 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/scheduling';
 
-  /** Redis connection URL (rate limit, queues). Secret (may carry a password). */
+  /** Redis connection URL (rate limit, queues). Not read with IN_PROCESS_JOBS. Secret (may carry a password). */
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /**
+   * Runs without Redis, for trying and developing the service on one machine (`npm start` sets it
+   * when no REDIS_URL is given): the API process delivers notices and e-mails itself, with the
+   * worker's relay, signing, retry schedule and mail code and no queue in between; the rate limit
+   * is counted in that process's memory. Excludes REDIS_URL and NODE_ENV=production, and the
+   * worker app refuses to start with it.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  IN_PROCESS_JOBS = false;
 
   /** Secret key of the HMAC that stores API keys. At least 32 characters. Secret. */
   @IsString()
@@ -132,6 +143,15 @@ export class AppConfig {
   @Max(3_600_000)
   NOTICE_SWEEP_EVERY_MS = 30_000;
 
+  /**
+   * Bearer token that opens the queue dashboard at /admin/queues on the API (at least 32
+   * characters); without it that route does not exist. Needs Redis (not with IN_PROCESS_JOBS). Secret.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'QUEUE_DASHBOARD_TOKEN must be at least 32 characters' })
+  QUEUE_DASHBOARD_TOKEN?: string;
+
   /** Minimum log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';
@@ -144,9 +164,13 @@ export const SECRET_SETTINGS: readonly (keyof AppConfig)[] = [
   'API_KEY_PEPPER',
   'CURSOR_SECRET',
   'SMTP_URL',
+  'QUEUE_DASHBOARD_TOKEN',
 ];
 
 export class ConfigError extends Error {}
+
+/** Settings without a default: absent from `new AppConfig()`, so named here for loadConfig. */
+const OPTIONAL_SETTINGS = ['API_KEY_PEPPER', 'CURSOR_SECRET', 'SMTP_URL', 'QUEUE_DASHBOARD_TOKEN'] as const;
 
 /**
  * Parses and validates the environment. Throws a ConfigError naming every bad variable,
@@ -155,18 +179,30 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const relevant: Record<string, string> = {};
-  for (const name of [...known, 'API_KEY_PEPPER', 'CURSOR_SECRET', 'SMTP_URL']) {
+  for (const name of [...known, ...OPTIONAL_SETTINGS]) {
     const value = env[name];
     if (value !== undefined && value !== '') relevant[name] = value;
   }
   const config = plainToInstance(AppConfig, relevant);
-  const errors = validateSync(config, { forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => {
-      const messages = Object.values(e.constraints ?? {});
-      return `  ${e.property}: ${messages.join('; ')}`;
-    });
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
+  const lines = validateSync(config, { forbidUnknownValues: true }).map((e) => {
+    const messages = Object.values(e.constraints ?? {});
+    return `  ${e.property}: ${messages.join('; ')}`;
+  });
+  lines.push(...inProcessConflicts(config, relevant));
+  if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
+}
+
+/**
+ * IN_PROCESS_JOBS means "no Redis at all". A REDIS_URL next to it would look used and is not, a
+ * production process would limit each instance on its own (D11 wants one shared count), and the
+ * dashboard shows queues that do not exist: each is refused rather than silently ignored.
+ */
+function inProcessConflicts(config: AppConfig, given: Record<string, string>): string[] {
+  if (config.IN_PROCESS_JOBS !== true) return [];
+  const lines: string[] = [];
+  if (given.REDIS_URL !== undefined) lines.push('  IN_PROCESS_JOBS: runs without Redis, so REDIS_URL must not be set with it');
+  if (config.NODE_ENV === 'production') lines.push('  IN_PROCESS_JOBS: is for trying and developing the service, not for NODE_ENV=production (set REDIS_URL)');
+  if (config.QUEUE_DASHBOARD_TOKEN !== undefined) lines.push('  QUEUE_DASHBOARD_TOKEN: the queue dashboard needs Redis, and IN_PROCESS_JOBS runs without it');
+  return lines;
 }

@@ -34,6 +34,23 @@ describe('RequestValidator (compiled from openapi/v1.2.0.yaml)', () => {
     expect(paths).toEqual(['/client/email', '/client/phone', '/startAt']);
   });
 
+  it('refuses text no store keeps as sent: NUL characters and unpaired surrogates, in values and names', () => {
+    const result = validator.validateBody('createClient', {
+      name: 'Ana\u0000', phone: '+351912345678', consent: true, guardianName: 'Jo\uD800',
+    });
+    expect(result.ok ? [] : result.problems.map((p) => p.path)).toEqual(['/guardianName', '/name']);
+    const names = validator.validateBody('cancelAppointment', { reason: 'ok ok', 'a\u0000~/': 1 });
+    expect(names.ok ? [] : names.problems.map((p) => p.path)).toEqual(['/a\u0000~0~1']);
+    expect(validator.validateBody('createClient', { name: 'Zoë 👩‍🔬 محمد', phone: '+351912345678', consent: true }).ok).toBe(true);
+  });
+
+  it('escapes ~ and / of property and parameter names in JSON Pointers (RFC 6901)', () => {
+    const body = validator.validateBody('cancelAppointment', { reason: 'ok ok', 'a~b/c': 1 });
+    expect(body.ok ? [] : body.problems.map((p) => p.path)).toEqual(['/a~0b~1c']);
+    const query = validator.validateQuery('listClients', { 'x~/y': '1' });
+    expect(query.ok ? [] : query.problems.map((p) => p.path)).toEqual(['/query/x~0~1y']);
+  });
+
   it('coerces the query, applies the default limit and names bad parameters', () => {
     const ok = validator.validateQuery<{ limit: number }>('listClients', {});
     expect(ok.ok && ok.value.limit).toBe(50);

@@ -8,7 +8,8 @@ import {
   type OperationEntry,
 } from './openapi-document.js';
 import { createAjv, DOCUMENT_ID, type ValidateFunction } from './schema-compiler.js';
-import { anchorRefs, ValidationErrorFormatter, type FieldProblem } from './validation-errors.js';
+import { unstorableText } from './text-rules.js';
+import { anchorRefs, pointerToken, ValidationErrorFormatter, type FieldProblem } from './validation-errors.js';
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
@@ -44,11 +45,14 @@ export class RequestValidator {
     this.compile(operationId);
   }
 
+  /** The body against the operation's schema, and its text against what can be stored (text-rules.ts). */
   validateBody<T>(operationId: string, body: unknown): ValidationResult<T> {
     const validate = this.compile(operationId).body;
     if (!validate) throw new Error(`${operationId} declares no JSON request body`);
-    if (validate(body)) return { ok: true, value: body as T };
-    return { ok: false, problems: this.bodyErrors.format(validate.errors, body) };
+    const schemaProblems = validate(body) ? [] : this.bodyErrors.format(validate.errors, body);
+    const textProblems = unstorableText(body).filter((t) => !schemaProblems.some((p) => p.path === t.path));
+    if (schemaProblems.length === 0 && textProblems.length === 0) return { ok: true, value: body as T };
+    return { ok: false, problems: [...schemaProblems, ...textProblems] };
   }
 
   validateQuery<T>(operationId: string, rawQuery: Record<string, unknown>): ValidationResult<T> {
@@ -56,7 +60,7 @@ export class RequestValidator {
     const query = { ...rawQuery };
     const problems: FieldProblem[] = Object.keys(query)
       .filter((name) => !compiled.queryNames.has(name))
-      .map((name) => ({ path: `/query/${name}`, message: 'is not a parameter of this operation' }));
+      .map((name) => ({ path: `/query/${pointerToken(name)}`, message: 'is not a parameter of this operation' }));
     if (compiled.query && !compiled.query(query)) {
       problems.push(...this.queryErrors.format(compiled.query.errors, query, '/query'));
     }

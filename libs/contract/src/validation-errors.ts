@@ -9,6 +9,9 @@ export interface FieldProblem {
 
 type SchemaObject = Record<string, unknown>;
 
+/** A name as one JSON Pointer reference token (RFC 6901): `~` and `/` escaped. */
+export const pointerToken = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
 /** Makes `#/…` references of a schema taken out of the document point back into it. */
 export function anchorRefs(value: unknown, documentId: string): unknown {
   if (Array.isArray(value)) return value.map((v) => anchorRefs(v, documentId));
@@ -81,9 +84,9 @@ export class ValidationErrorFormatter {
     const params = error.params as Record<string, unknown>;
     switch (error.keyword) {
       case 'required':
-        return { path: `${base}/${String(params.missingProperty)}`, message: 'is required' };
+        return { path: `${base}/${pointerToken(String(params.missingProperty))}`, message: 'is required' };
       case 'additionalProperties':
-        return { path: `${base}/${String(params.additionalProperty)}`, message: 'is not an allowed property' };
+        return { path: `${base}/${pointerToken(String(params.additionalProperty))}`, message: 'is not an allowed property' };
       case 'const':
         return { path: base || '/', message: `must be ${JSON.stringify(params.allowedValue)}` };
       case 'enum':

@@ -5,6 +5,6 @@ import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 export interface ApiRequest extends Request {
   requestId: string;
   apiKey?: AuthenticatedKey;
-  /** A body that could not be read (malformed JSON, too large); reported after the guards. */
-  bodyError?: 'PAYLOAD_TOO_LARGE' | 'MALFORMED_JSON';
+  /** A body that could not be read (malformed JSON, too large, nested too deeply); reported after the guards. */
+  bodyError?: 'PAYLOAD_TOO_LARGE' | 'MALFORMED_JSON' | 'TOO_DEEP';
 }

@@ -2,6 +2,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { DomainError } from '#core/errors/domain-error.js';
 import type { ApiRequest } from './api-request.js';
 import { ContractValidationPipe } from './contract-validation.pipe.js';
+import { MAX_BODY_DEPTH } from './json-body.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,6 +21,11 @@ const RawJsonBody = createParamDecorator((_: unknown, context: ExecutionContext)
   if (req.bodyError === 'MALFORMED_JSON') {
     throw new DomainError('VALIDATION_FAILED', 'The request body is not valid JSON.', [
       { path: '/', message: 'is not valid JSON' },
+    ]);
+  }
+  if (req.bodyError === 'TOO_DEEP') {
+    throw new DomainError('VALIDATION_FAILED', `The request body nests more than ${MAX_BODY_DEPTH} levels deep.`, [
+      { path: '/', message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
     ]);
   }
   return req.body;

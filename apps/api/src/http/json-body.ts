@@ -2,6 +2,8 @@ import express, { type NextFunction, type Response } from 'express';
 import type { ApiRequest } from './api-request.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Far deeper than any body of the contract (2 levels: a booking and its client); deeper ones would overflow recursive code. */
+export const MAX_BODY_DEPTH = 32;
 
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: ['application/json', 'application/*+json'] });
 
@@ -15,7 +17,22 @@ export function jsonBodyMiddleware(req: ApiRequest, res: Response, next: NextFun
       const type = (error as { type?: string }).type;
       req.bodyError = type === 'entity.too.large' ? 'PAYLOAD_TOO_LARGE' : 'MALFORMED_JSON';
       req.body = undefined;
+    } else if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
+      req.bodyError = 'TOO_DEEP';
+      req.body = undefined;
     }
     next();
   });
+}
+
+/** Whether arrays and objects nest more than `limit` levels; iterative, whatever the depth. */
+function nestedDeeperThan(body: unknown, limit: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value: body, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const item of Object.values(value)) stack.push({ value: item, depth: depth + 1 });
+  }
+  return false;
 }

@@ -13,10 +13,19 @@ interface DeliveryRow {
   count: string;
 }
 
+interface AttemptRow {
+  outcome: AttemptOutcome;
+  count: string;
+}
+
+/** How an attempt ended: a 2xx, another status, or no answer (timeout, refused connection or address, not sent). */
+const ATTEMPT_OUTCOMES = ['delivered', 'http_error', 'no_response'] as const;
+type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
 /**
  * Notice pipeline health, read from the database when Prometheus scrapes: how far the relay is
- * behind (outbox lag), and how deliveries stand. Read at scrape time so every API instance
- * reports the same truth whichever worker did the work.
+ * behind (outbox lag), how deliveries stand, and how the latest attempts ended. Read at scrape
+ * time so every API instance reports the same truth whichever worker did the work.
  */
 @Injectable()
 export class OutboxMetrics implements OnModuleInit {
@@ -58,8 +67,24 @@ export class OutboxMetrics implements OnModuleInit {
         for (const row of rows) this.set({ status: row.status }, Number(row.count));
       },
     });
+    new Gauge({
+      name: 'notice_delivery_attempts_5m',
+      help: 'Notice delivery attempts of the last 5 minutes, by outcome: delivered (2xx), http_error (another status), no_response (timeout, connection or address refused, not sent).',
+      labelNames: ['outcome'],
+      registers: [this.metrics.registry],
+      async collect() {
+        const rows = await dataSource.query<AttemptRow[]>(ATTEMPTS_SQL);
+        for (const outcome of ATTEMPT_OUTCOMES) this.set({ outcome }, Number(rows.find((row) => row.outcome === outcome)?.count ?? 0));
+      },
+    });
   }
 }
+
+const ATTEMPTS_SQL = `SELECT CASE WHEN status_code BETWEEN 200 AND 299 THEN 'delivered'
+                         WHEN status_code IS NOT NULL THEN 'http_error'
+                         ELSE 'no_response' END AS outcome,
+  count(*)::text AS count
+  FROM delivery_attempts WHERE attempted_at > now() - interval '5 minutes' GROUP BY 1`;
 
 const OUTBOX_SQL = `SELECT count(*)::text AS unrelayed,
   extract(epoch FROM now() - min(created_at))::text AS oldest_age_seconds

@@ -1,11 +1,8 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
 import { transactional } from '#database/transaction-context.js';
-import { EMAIL_ATTEMPTS, EMAIL_BACKOFF_TYPE } from '#queue/email-retry.js';
-import { EMAILS_QUEUE, EmailJob, type SendEmailJobData } from '#queue/queues.js';
+import { EmailHandOff } from './email-hand-off.js';
 
 /** E-mails relayed per transaction; a full batch is followed by the next at once. */
 export const EMAIL_RELAY_BATCH = 100;
@@ -13,10 +10,11 @@ export const EMAIL_RELAY_BATCH = 100;
 export const EMAIL_RELAY_POLL_MS = 500;
 
 /**
- * The e-mail outbox relay (D10): hands committed outbound_emails rows to the `emails` queue,
- * job id = row id. The rows stay locked (FOR UPDATE SKIP LOCKED) until they are queued and marked
- * relayed in the same transaction, so several workers relay side by side without repeating each
- * other; if queueing fails, nothing is marked and the rows are taken again at the next look.
+ * The e-mail outbox relay (D10): hands committed outbound_emails rows to the `emails` queue
+ * (job id = row id), or to the in-process runner when the API runs without Redis. The rows stay
+ * locked (FOR UPDATE SKIP LOCKED) until they are queued and marked relayed in the same
+ * transaction, so several workers relay side by side without repeating each other; if queueing
+ * fails, nothing is marked and the rows are taken again at the next look.
  * A row queued twice (a crash between queueing and commit) is one job: same job id.
  */
 @Injectable()
@@ -28,7 +26,7 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly emails: OutboundEmailsRepository,
-    @InjectQueue(EMAILS_QUEUE) private readonly queue: Queue<SendEmailJobData, unknown, typeof EmailJob.Send>,
+    private readonly queue: EmailHandOff,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -46,13 +44,7 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
     return transactional(this.dataSource, async () => {
       const ids = await this.emails.lockUnrelayed(EMAIL_RELAY_BATCH);
       if (ids.length === 0) return 0;
-      await this.queue.addBulk(
-        ids.map((emailId) => ({
-          name: EmailJob.Send,
-          data: { emailId },
-          opts: { jobId: emailId, attempts: EMAIL_ATTEMPTS, backoff: { type: EMAIL_BACKOFF_TYPE } },
-        })),
-      );
+      await this.queue.handOff(ids);
       await this.emails.markRelayed(ids, new Date());
       return ids.length;
     });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
 import { MAIL_TRANSPORT, type MailTransport } from './mail-transport.js';
@@ -11,7 +11,7 @@ export type SendOutcome = 'sent' | 'already-sent' | 'missing';
  * which is then thrown so that the queue retries the job (STYLE 9).
  */
 @Injectable()
-export class EmailSender implements OnModuleDestroy {
+export class EmailSender implements OnApplicationShutdown {
   private readonly logger = new Logger(EmailSender.name);
 
   constructor(
@@ -40,7 +40,8 @@ export class EmailSender implements OnModuleDestroy {
     return 'sent';
   }
 
-  onModuleDestroy(): void {
+  /** Last: the sends under way finish first (the queues drain in beforeApplicationShutdown). */
+  onApplicationShutdown(): void {
     this.transport.close();
   }
 }

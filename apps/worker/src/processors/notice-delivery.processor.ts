@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { NoticeDeliveryService, type DeliveryOutcome } from '#core/webhooks/notice-delivery.service.js';
 import { NOTICES_QUEUE, type NoticeDeliveryJobData, type NoticeJobName } from '#queue/queues.js';
+import { NOTICE_DELIVERY_CONCURRENCY } from '../job-concurrency.js';
 
 /** The last attempt of a delivery failed; it is recorded, and the job fails without BullMQ retries. */
 export class NoticeDeliveryFailedError extends UnrecoverableError {
@@ -21,7 +22,7 @@ export class NoticeDeliveryFailedError extends UnrecoverableError {
  * A short lock, renewed while the attempt runs (at most 15 s), lets another worker take the job
  * over soon after this process dies mid-attempt: the notice is sent again, with the same id.
  */
-@Processor(NOTICES_QUEUE, { concurrency: 20, lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 })
+@Processor(NOTICES_QUEUE, { concurrency: NOTICE_DELIVERY_CONCURRENCY, lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 })
 export class NoticeDeliveryProcessor extends WorkerHost {
   private readonly logger = new Logger(NoticeDeliveryProcessor.name);
 

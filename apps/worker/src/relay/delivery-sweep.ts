@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { AppConfig } from '#config/app-config.js';
 import { SWEEP_PAYLOAD } from '#core/notices/notice-channel.js';
 import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
-import { NoticeEnqueuer } from './notice-enqueuer.js';
+import { NoticeHandOff } from './notice-hand-off.js';
 import { NoticeListener } from './notice-listener.js';
 import { Wakeup } from './wakeup.js';
 
@@ -26,7 +26,7 @@ export class DeliverySweep implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     private readonly deliveries: NoticeDeliveriesRepository,
-    private readonly enqueuer: NoticeEnqueuer,
+    private readonly queue: NoticeHandOff,
     private readonly listener: NoticeListener,
   ) {}
 
@@ -52,7 +52,7 @@ export class DeliverySweep implements OnApplicationBootstrap, OnModuleDestroy {
     let queued = 0;
     for (let page = 0; page < SWEEP_MAX_PAGES; page += 1) {
       const due = await this.deliveries.findDue(now, after, SWEEP_PAGE);
-      await this.enqueuer.enqueue(due);
+      await this.queue.handOff(due);
       queued += due.length;
       if (due.length < SWEEP_PAGE) break;
       after = due[due.length - 1];

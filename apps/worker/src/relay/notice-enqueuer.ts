@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { BulkJobOptions, Queue } from 'bullmq';
 import type { DeliveryRef } from '#core/webhooks/notice-deliveries.repository.js';
 import { NOTICES_QUEUE, NoticeJob, noticeDeliveryJobId, type NoticeDeliveryJobData, type NoticeJobName } from '#queue/queues.js';
+import { NoticeHandOff } from './notice-hand-off.js';
 
 /**
  * Options of every notice job. A finished job is removed at once: the database keeps the record
@@ -22,10 +23,12 @@ const ENQUEUE_TIMEOUT_MS = 5_000;
 
 /** Puts deliveries on the notices queue under their deterministic job ids (adding one twice is a no-op). */
 @Injectable()
-export class NoticeEnqueuer {
-  constructor(@InjectQueue(NOTICES_QUEUE) private readonly queue: Queue<NoticeDeliveryJobData, unknown, NoticeJobName>) {}
+export class NoticeEnqueuer extends NoticeHandOff {
+  constructor(@InjectQueue(NOTICES_QUEUE) private readonly queue: Queue<NoticeDeliveryJobData, unknown, NoticeJobName>) {
+    super();
+  }
 
-  async enqueue(deliveries: readonly DeliveryRef[]): Promise<void> {
+  override async handOff(deliveries: readonly DeliveryRef[]): Promise<void> {
     if (deliveries.length === 0) return;
     const jobs = deliveries.map((delivery) => ({
       name: NoticeJob.Deliver,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
-import { NoticeEnqueuer } from './notice-enqueuer.js';
+import { NoticeHandOff } from './notice-hand-off.js';
 import { NoticeListener } from './notice-listener.js';
 import { Wakeup } from './wakeup.js';
 
@@ -25,7 +25,7 @@ export class NoticeRelay implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     private readonly relay: NoticeRelayService,
-    private readonly enqueuer: NoticeEnqueuer,
+    private readonly queue: NoticeHandOff,
     private readonly listener: NoticeListener,
   ) {}
 
@@ -45,7 +45,7 @@ export class NoticeRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async relayOnce(): Promise<number> {
     const batch = await this.relay.relayBatch(RELAY_BATCH);
     try {
-      await this.enqueuer.enqueue(batch.deliveries);
+      await this.queue.handOff(batch.deliveries);
     } catch (error) {
       // Committed and due: the sweep queues them once Redis answers again.
       this.logger.error(`Could not queue ${batch.deliveries.length} notice deliveries: ${(error as Error).message}`);

@@ -22,8 +22,8 @@ export function readAppointmentFilter(input: AppointmentListFilterInput): Appoin
   const from = parseDateTime(input.from);
   const to = parseDateTime(input.to);
   const errors: FieldError[] = [];
-  if (from === null) errors.push({ path: '/query/from', message: 'must be a date-time with an offset' });
-  if (to === null) errors.push({ path: '/query/to', message: 'must be a date-time with an offset' });
+  if (from === null) errors.push({ path: '/query/from', message: 'must be a date-time with an offset, in the years 0001 to 9999' });
+  if (to === null) errors.push({ path: '/query/to', message: 'must be a date-time with an offset, in the years 0001 to 9999' });
   if (from === null || to === null) return { ok: false, errors };
   if (from >= to) return { ok: false, errors: [{ path: '/query/from', message: 'must be before to' }] };
   const staffId = input.staffId === undefined ? null : input.staffId.toLowerCase().replace(/^urn:uuid:/, '');

@@ -28,24 +28,27 @@ export class AppointmentsRepository {
 
   /**
    * Inserts an appointment. The exclusion constraint appointments_no_overlap is what guarantees
-   * no double booking under concurrency; its violation is SLOT_TAKEN. On a clash of the random
-   * code (appointments_code_key) the appointment gets a new code and is inserted again.
+   * no double booking under concurrency; its violation is SLOT_TAKEN (and, like any failed
+   * statement, leaves the caller's transaction to be rolled back). On a clash of the random code
+   * (appointments_code_key) the appointment gets a new code and is inserted again.
    */
   async insert(appointment: AppointmentEntity, manager?: EntityManager): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
+    for (let attempt = 1; attempt <= CODE_ATTEMPTS; attempt += 1) {
+      let inserted: unknown[];
       try {
-        // A savepoint of its own, so that a clash does not abort the caller's transaction.
-        await managerFor(this.dataSource, manager).transaction((inner) =>
-          inner.getRepository(AppointmentEntity).insert(appointment),
-        );
-        return;
+        const result = await managerFor(this.dataSource, manager)
+          .createQueryBuilder()
+          .insert()
+          .into(AppointmentEntity)
+          .values(appointment)
+          // ON CONFLICT (business_id, code) DO NOTHING: a code clash inserts no row instead of
+          // failing, so the insert needs no savepoint (two more round trips) to be retried.
+          .orUpdate([], ['business_id', 'code'])
+          .returning('id')
+          .execute();
+        inserted = result.raw as unknown[];
       } catch (error) {
-        const constraint = violatedConstraint(error);
-        if (constraint === 'appointments_code_key' && attempt < CODE_ATTEMPTS) {
-          appointment.code = generateAppointmentCode();
-          continue;
-        }
-        if (constraint === 'appointments_no_overlap') {
+        if (violatedConstraint(error) === 'appointments_no_overlap') {
           throw new DomainError(
             'SLOT_TAKEN',
             'The staff member already has an active appointment that overlaps this interval.',
@@ -53,7 +56,10 @@ export class AppointmentsRepository {
         }
         throw error;
       }
+      if (inserted.length > 0) return;
+      appointment.code = generateAppointmentCode();
     }
+    throw new Error(`No free appointment code in ${CODE_ATTEMPTS} draws for business ${appointment.businessId}.`);
   }
 
   // The methods below join the ambient transaction (managerFor): the writes of one request run on

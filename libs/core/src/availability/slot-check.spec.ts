@@ -40,6 +40,13 @@ describe('checkSlot', () => {
     for (const change of cases) expect(checkSlot({ ...free, ...change })?.code).toBe('SLOT_UNAVAILABLE');
   });
 
+  it('refuses an appointment that would end after the year 9999 (no response could write its end)', () => {
+    expect(checkSlot({ ...free, slot: interval('9999-12-31T23:45:00Z', '+010000-01-01T00:15:00Z') })).toEqual({
+      code: 'SLOT_UNAVAILABLE',
+      detail: 'The appointment would end after the year 9999.',
+    });
+  });
+
   it('refuses as SLOT_TAKEN an overlap with an active appointment or a time block', () => {
     const busy = [interval('2030-01-07T10:29:00Z', '2030-01-07T11:00:00Z')];
     expect(checkSlot({ ...free, appointments: busy })).toEqual({ code: 'SLOT_TAKEN', detail: expect.stringContaining('appointment') });

@@ -22,6 +22,9 @@ export interface SlotRefusal {
   detail: string;
 }
 
+/** The last instant the API can write (`9999-12-31T23:59:59.999Z`): a Date past it prints a six-digit year. */
+const LAST_WRITABLE = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** A staff member with no service list performs every service (D6). */
 export function performsService(servicesOfStaff: readonly string[], serviceId: string): boolean {
   return servicesOfStaff.length === 0 || servicesOfStaff.includes(serviceId);
@@ -34,6 +37,7 @@ export function performsService(servicesOfStaff: readonly string[], serviceId: s
 export function checkSlot(facts: SlotFacts): SlotRefusal | null {
   const unavailable = (detail: string): SlotRefusal => ({ code: 'SLOT_UNAVAILABLE', detail });
   if (facts.slot.start.getTime() < facts.now.getTime()) return unavailable('The start is in the past.');
+  if (facts.slot.end.getTime() > LAST_WRITABLE) return unavailable('The appointment would end after the year 9999.');
   if (!facts.service) return unavailable('The service is no longer offered.');
   if (!facts.service.active) return unavailable('The service is not active.');
   if (!facts.service.performedByStaff) return unavailable('The staff member does not perform this service.');

@@ -33,6 +33,9 @@ export interface BusinessRef {
   businessSlug: string;
 }
 
+/** Characters as the contract's minLength counts them: code points, so an emoji is one. */
+const characters = (text: string): number => [...text].length;
+
 const emptyToNull = (value: string | null | undefined): string | null =>
   value === undefined || value === null || value.trim() === '' ? null : value.trim();
 
@@ -50,6 +53,8 @@ export class ClientsService {
    */
   async create(business: BusinessRef, input: NewClient): Promise<ClientEntity> {
     const errors: FieldError[] = [];
+    // As for a booking's new client: the stored name is trimmed, so spaces do not count.
+    if (characters(input.name.trim()) < 2) errors.push({ path: '/name', message: 'must have at least 2 characters besides spaces' });
     const phone = normalisePhone(input.phone);
     if (!phone.ok) errors.push({ path: '/phone', message: phone.reason });
     const birthDate = checkBirthDate(input.birthDate);
@@ -91,7 +96,7 @@ export class ClientsService {
   prepareForBooking(businessId: string, input: NewBookingClient, now: Date = new Date()): ClientEntity {
     const errors: FieldError[] = [];
     const name = input.name.trim();
-    if (name.length < 2) errors.push({ path: '/client/name', message: 'must have at least 2 characters besides spaces' });
+    if (characters(name) < 2) errors.push({ path: '/client/name', message: 'must have at least 2 characters besides spaces' });
     const phone = normalisePhone(input.phone);
     if (!phone.ok) errors.push({ path: '/client/phone', message: phone.reason });
     if (errors.length > 0 || !phone.ok) throw validationFailed(errors);

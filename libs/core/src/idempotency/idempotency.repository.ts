@@ -2,28 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyRecordEntity } from '#database/entities/idempotency-record.entity.js';
 
+/** What a replay needs of a stored record. */
+export type LiveRecord = Pick<IdempotencyRecordEntity, 'fingerprint' | 'responseStatus' | 'responseBody' | 'responseContentType'>;
+
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The record of this key still within its retention, if any. */
-  findLive(apiKeyId: string, idempotencyKey: string, manager: EntityManager): Promise<IdempotencyRecordEntity | null> {
-    return manager
-      .getRepository(IdempotencyRecordEntity)
-      .createQueryBuilder('r')
-      .where('r.api_key_id = :apiKeyId AND r.idempotency_key = :idempotencyKey AND r.expires_at > now()', {
-        apiKeyId,
-        idempotencyKey,
-      })
-      .getOne();
-  }
-
-  /** Frees a key whose retention ended but which the purge job has not reached yet. */
-  async deleteExpired(apiKeyId: string, idempotencyKey: string, manager: EntityManager): Promise<void> {
-    await manager.query(
-      'DELETE FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at <= now()',
+  /**
+   * The stored response of this key if it is still within its retention. An expired record that
+   * the purge job has not reached yet is deleted by the same statement, freeing the key.
+   */
+  async takeLive(apiKeyId: string, idempotencyKey: string, manager: EntityManager): Promise<LiveRecord | null> {
+    const rows: LiveRecord[] = await manager.query(
+      `WITH expired AS (
+         DELETE FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at <= now()
+       )
+       SELECT fingerprint, response_status AS "responseStatus", response_body AS "responseBody",
+              response_content_type AS "responseContentType"
+         FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at > now()`,
       [apiKeyId, idempotencyKey],
     );
+    return rows[0] ?? null;
   }
 
   async insert(record: IdempotencyRecordEntity, manager: EntityManager): Promise<void> {

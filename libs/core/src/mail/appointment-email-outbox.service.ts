@@ -35,7 +35,12 @@ export class AppointmentEmailOutboxService {
 
   async queue(change: AppointmentChange): Promise<void> {
     const { appointment } = change;
-    const chain = await this.appointments.rescheduleChain(appointment.businessId, appointment.id);
+    // An appointment that was never rescheduled (every new booking) is a chain of its own: no
+    // round trip to the database for what is already known.
+    const chain =
+      appointment.rescheduledFromId === null
+        ? { originId: appointment.id, depth: 0 }
+        : await this.appointments.rescheduleChain(appointment.businessId, appointment.id);
     const composed = composeAppointmentEmails({ ...change, chain, mailFrom: this.config.MAIL_FROM });
     const now = new Date();
     await this.emails.insert(

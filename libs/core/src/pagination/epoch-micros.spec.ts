@@ -35,6 +35,14 @@ describe('parseDateTime', () => {
     }
   });
 
+  it('is null outside the years 0001 to 9999 (UTC), which PostgreSQL cannot read back as written', () => {
+    for (const text of ['0000-12-31T23:59:59Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:59:59-00:01']) {
+      expect({ text, value: parseDateTime(text) }).toEqual({ text, value: null });
+    }
+    expect(parseDateTime('0001-01-01T00:00:00Z')).toBe(BigInt(Date.parse('0001-01-01T00:00:00Z')) * 1000n);
+    expect(parseDateTime('9999-12-31T23:59:59.999999Z')).toBe(253_402_300_799_999_999n);
+  });
+
   it('handles instants before 1970', () => {
     expect(parseDateTime('1969-12-31T23:59:59.999999Z')).toBe(-1n);
   });

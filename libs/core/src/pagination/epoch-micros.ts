@@ -10,9 +10,18 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt\s](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /**
+ * The instants both sides can write: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z.
+ * PostgreSQL has no year 0 in ISO 8601 text (it counts 1 BC), and a Date writes years past 9999
+ * with a sign, so a date-time outside (year 0000, or an offset that crosses the ends) is refused
+ * as input rather than failing in SQL.
+ */
+const MIN_MICROS = BigInt(Date.parse('0001-01-01T00:00:00Z')) * 1000n;
+const MAX_MICROS = BigInt(Date.parse('9999-12-31T23:59:59.999Z')) * 1000n + 999n;
+
+/**
  * Reads an RFC 3339 date-time to the microsecond (further decimals are dropped), in any offset;
- * null when it is not one. A leap second (`23:59:60`) is the first instant of the next minute, as
- * PostgreSQL reads it.
+ * null when it is not one, or when the instant is outside the years 0001 to 9999 (UTC). A leap
+ * second (`23:59:60`) is the first instant of the next minute, as PostgreSQL reads it.
  */
 export function parseDateTime(text: string): EpochMicros | null {
   const match = DATE_TIME.exec(text);
@@ -26,12 +35,13 @@ export function parseDateTime(text: string): EpochMicros | null {
   date.setUTCHours(hour, minute, second, 0);
   const local = BigInt(date.getTime()) * 1000n + BigInt(fraction.slice(0, 6).padEnd(6, '0'));
   const offset = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
-  return local - BigInt(offset) * 60_000_000n;
+  const instant = local - BigInt(offset) * 60_000_000n;
+  return instant < MIN_MICROS || instant > MAX_MICROS ? null : instant;
 }
 
 /**
  * The instant written so that PostgreSQL reads it back exactly: ISO 8601 in UTC with six
- * decimals (`2030-01-07T09:00:00.123456Z`). Years 0 to 9999 only, the range both sides can write.
+ * decimals (`2030-01-07T09:00:00.123456Z`). Years 0001 to 9999 only (what parseDateTime admits).
  */
 export function toTimestampLiteral(micros: EpochMicros): string {
   const millis = floorDiv(micros, 1000n);

@@ -26,7 +26,7 @@ export async function paginateInUpdateOrder<T>(
   if (query.updatedSince !== undefined) {
     since = parseDateTime(query.updatedSince);
     if (since === null) {
-      throw validationFailed([{ path: '/query/updatedSince', message: 'must be a date-time with an offset' }]);
+      throw validationFailed([{ path: '/query/updatedSince', message: 'must be a date-time with an offset, in the years 0001 to 9999' }]);
     }
   }
   const scope: CursorScope = { list, businessId, filters: { updatedSince: since === null ? null : String(since) } };

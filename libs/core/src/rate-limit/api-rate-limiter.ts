@@ -1,19 +1,25 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { InjectRedis } from '../redis/redis.module.js';
+import { InjectRedis, type RedisClient } from '../redis/redis.module.js';
+import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { API_RATE_LIMIT_POLICY, type RateLimitDecision } from './rate-limit.types.js';
 
-/** The API's per-key limit (D11) as a Nest provider around the shared Redis limiter. */
+/**
+ * The API's per-key limit (D11) as a Nest provider: the shared Redis limiter, or, in a process
+ * that runs without Redis (IN_PROCESS_JOBS, one process), the same sliding log in memory, which
+ * is then the intended limiter and not a fallback, so nothing is logged for it.
+ */
 @Injectable()
 export class ApiRateLimiter {
-  private readonly limiter: RedisRateLimiter;
+  private readonly limiter: RedisRateLimiter | InMemoryRateLimiter;
 
-  constructor(@InjectRedis() redis: Redis) {
-    this.limiter = new RedisRateLimiter(redis, API_RATE_LIMIT_POLICY, new Logger('RateLimit'), 'rl:key:');
+  constructor(@InjectRedis() redis: RedisClient) {
+    this.limiter = redis
+      ? new RedisRateLimiter(redis, API_RATE_LIMIT_POLICY, new Logger('RateLimit'), 'rl:key:')
+      : new InMemoryRateLimiter(API_RATE_LIMIT_POLICY);
   }
 
-  consume(keyId: string): Promise<RateLimitDecision> {
+  async consume(keyId: string): Promise<RateLimitDecision> {
     return this.limiter.consume(keyId);
   }
 }

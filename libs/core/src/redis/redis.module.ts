@@ -2,6 +2,12 @@ import { Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown 
 import { Redis } from 'ioredis';
 import { AppConfig } from '#config/app-config.js';
 
+/**
+ * The process's Redis client, or null when it runs without Redis (IN_PROCESS_JOBS): every user
+ * must say what it does then, so the type carries the null rather than a client that never connects.
+ */
+export type RedisClient = Redis | null;
+
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 export const InjectRedis = (): ParameterDecorator => Inject(REDIS_CLIENT);
 
@@ -21,10 +27,10 @@ export function createRedisClient(url: string, logger: Logger): Redis {
 
 @Injectable()
 class RedisLifecycle implements OnApplicationShutdown {
-  constructor(@InjectRedis() private readonly redis: Redis) {}
+  constructor(@InjectRedis() private readonly redis: RedisClient) {}
 
   onApplicationShutdown(): void {
-    this.redis.disconnect();
+    this.redis?.disconnect();
   }
 }
 
@@ -34,7 +40,8 @@ class RedisLifecycle implements OnApplicationShutdown {
     {
       provide: REDIS_CLIENT,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => createRedisClient(config.REDIS_URL, new Logger('Redis')),
+      useFactory: (config: AppConfig): RedisClient =>
+        config.IN_PROCESS_JOBS ? null : createRedisClient(config.REDIS_URL, new Logger('Redis')),
     },
     RedisLifecycle,
   ],

@@ -127,6 +127,37 @@ export class NoticeDeliveriesRepository {
     };
   }
 
+  /**
+   * A successful attempt in one statement: the attempt row, the delivery DELIVERED, and the
+   * endpoint's run of failures (if one was going) ended. A single statement is atomic without a
+   * transaction, so a success costs one round trip.
+   */
+  async recordDelivered(delivery: DeliveryRef & { id: string }, attempt: NewAttempt, deliveredAt: Date): Promise<void> {
+    await this.dataSource.query(
+      `WITH attempt AS (
+         INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error)
+         VALUES ($3, $2, $4, $5, $6, $7)
+       ), delivered AS (
+         UPDATE notice_deliveries
+            SET attempts = attempts + 1, status = 'DELIVERED', next_attempt_at = NULL, delivered_at = $8, updated_at = now()
+          WHERE business_id = $1 AND id = $2
+       )
+       UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
+        WHERE business_id = $1 AND id = $9 AND failing_since IS NOT NULL`,
+      [
+        delivery.businessId,
+        delivery.id,
+        attempt.id,
+        attempt.attemptedAt,
+        attempt.statusCode,
+        attempt.durationMs,
+        attempt.error,
+        deliveredAt,
+        delivery.endpointId,
+      ],
+    );
+  }
+
   async insertAttempt(attempt: NewAttempt, manager: EntityManager): Promise<void> {
     await manager.getRepository(DeliveryAttemptEntity).insert(attempt);
   }

@@ -4,7 +4,7 @@ import { AppConfig } from '#config/app-config.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from '#queue/retry-schedule.js';
 import { checkNoticeBody } from '../notices/notice-body.js';
-import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend } from './notice-deliveries.repository.js';
+import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
 import { NoticeSender, type SendResult } from './notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { activeSecrets, signNotice } from './webhook-signature.js';
@@ -84,19 +84,19 @@ export class NoticeDeliveryService {
       body,
       signature: signNotice({ id: delivery.noticeId, timestamp, body, secrets: activeSecrets(delivery.endpoint, attemptedAt) }),
     });
-    return this.dataSource.transaction((manager) => this.settle(delivery, { attemptedAt, result }, manager));
-  }
-
-  private async settle(delivery: DeliveryToSend, attempt: AttemptRecord, manager: EntityManager): Promise<DeliveryOutcome> {
-    const { businessId, endpointId } = delivery;
-    const { attemptedAt, result } = attempt;
-    await this.recordAttempt(delivery, attempt, manager);
-
     if (result.delivered && result.statusCode !== null) {
-      await this.deliveries.settle(businessId, delivery.id, { status: 'DELIVERED', nextAttemptAt: null, deliveredAt: new Date() }, manager);
-      await this.endpoints.clearFailing(businessId, endpointId, manager);
+      // The common case, in one statement: one round trip, atomic without a transaction.
+      await this.deliveries.recordDelivered(delivery, this.attemptRow(delivery, { attemptedAt, result }), new Date());
       return { kind: 'delivered', statusCode: result.statusCode };
     }
+    return this.dataSource.transaction((manager) => this.settleFailure(delivery, { attemptedAt, result }, manager));
+  }
+
+  /** Records a failed attempt and what follows it: a retry, or the end (FAILED, the endpoint maybe disabled). */
+  private async settleFailure(delivery: DeliveryToSend, attempt: AttemptRecord, manager: EntityManager): Promise<DeliveryOutcome> {
+    const { businessId, endpointId } = delivery;
+    const { attemptedAt, result } = attempt;
+    await this.deliveries.insertAttempt(this.attemptRow(delivery, attempt), manager);
 
     const error = result.error ?? `HTTP ${result.statusCode ?? 'no answer'}`;
     const failingSince = (await this.endpoints.markFailing(businessId, endpointId, attemptedAt, manager)) ?? attemptedAt;
@@ -126,27 +126,21 @@ export class NoticeDeliveryService {
   /** A delivery that cannot be sent at all: recorded as an attempt that never left, and FAILED at once. */
   private async failUnsent(delivery: DeliveryToSend, attemptedAt: Date, error: string): Promise<DeliveryOutcome> {
     await this.dataSource.transaction(async (manager) => {
-      await this.recordAttempt(
-        delivery,
-        { attemptedAt, result: { delivered: false, statusCode: null, durationMs: 0, error, retryAfterMs: null } },
-        manager,
-      );
+      const unsent = { delivered: false, statusCode: null, durationMs: 0, error, retryAfterMs: null };
+      await this.deliveries.insertAttempt(this.attemptRow(delivery, { attemptedAt, result: unsent }), manager);
       await this.deliveries.settle(delivery.businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null }, manager);
     });
     return { kind: 'failed', error };
   }
 
-  private recordAttempt(delivery: DeliveryToSend, { attemptedAt, result }: AttemptRecord, manager: EntityManager): Promise<void> {
-    return this.deliveries.insertAttempt(
-      {
-        id: newId(),
-        deliveryId: delivery.id,
-        attemptedAt,
-        statusCode: result.statusCode,
-        durationMs: result.durationMs,
-        error: result.error,
-      },
-      manager,
-    );
+  private attemptRow(delivery: DeliveryToSend, { attemptedAt, result }: AttemptRecord): NewAttempt {
+    return {
+      id: newId(),
+      deliveryId: delivery.id,
+      attemptedAt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+    };
   }
 }

@@ -65,15 +65,6 @@ export class WebhookEndpointsRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** A delivery succeeded: the endpoint is no longer failing. */
-  async clearFailing(businessId: string, endpointId: string, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
-        WHERE business_id = $1 AND id = $2 AND failing_since IS NOT NULL`,
-      [businessId, endpointId],
-    );
-  }
-
   /**
    * A delivery failed at `at`: starts the endpoint's run of failures unless one is already going.
    * Returns when the run started (null if the endpoint is gone).

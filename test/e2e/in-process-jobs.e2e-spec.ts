@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import type { RequestBody } from '#contract/contract-types.js';
+import { REDIS_CLIENT } from '#core/redis/redis.module.js';
+import { loadBookingFixture } from '../factories/booking-fixture.js';
+import { E2eApi } from '../utils/e2e-api.js';
+import { eventually } from '../utils/notice-receiver.js';
+import { createEndpoint } from '../utils/notice-setup.js';
+import { createTenant } from '../utils/tenant-factory.js';
+import { testConfig } from '../utils/test-config.js';
+import { TestSmtpServer } from '../utils/test-smtp-server.js';
+// eslint-disable-next-line no-restricted-imports -- the README's receiver example, run here as a real receiver so that it stays true
+import { noticeRequestHandler, type Notice } from '../../examples/notice-receiver.js';
+
+/**
+ * IN_PROCESS_JOBS (what `npm start` runs without REDIS_URL): the API alone, with no Redis at all,
+ * delivers notices and e-mails with the worker's relay, signing, retry schedule and mail code.
+ */
+const RETRY_MS = 400;
+
+let api: E2eApi;
+let db: DataSource;
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  smtp = await TestSmtpServer.start();
+  api = await E2eApi.start(
+    testConfig({
+      IN_PROCESS_JOBS: 'true',
+      // A REDIS_URL from the environment (CI exports one) would conflict with IN_PROCESS_JOBS.
+      REDIS_URL: '',
+      SMTP_URL: smtp.url,
+      WEBHOOK_RETRY_SCHEDULE: `${RETRY_MS}ms,${RETRY_MS}ms`,
+      NOTICE_SWEEP_EVERY_MS: '500',
+    }),
+  );
+  db = api.app.get(DataSource);
+});
+afterAll(async () => {
+  await api.close();
+  await smtp.close();
+});
+
+describe('the API without Redis (IN_PROCESS_JOBS)', () => {
+  it('has no Redis client: readiness is PostgreSQL alone and keys are limited in memory', async () => {
+    expect(api.app.get(REDIS_CLIENT)).toBeNull();
+    const ready = await api.get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(Object.keys(ready.body.info as object)).toEqual(['postgresql']);
+
+    const { key } = await createTenant(api.app);
+    const first = await api.get('/me', { key });
+    const second = await api.get('/me', { key });
+    expect(first.status).toBe(200);
+    expect(first.headers['ratelimit-limit']).toBe('120');
+    expect(Number(second.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
+  });
+
+  it('delivers the notice of POST /clients to a receiver, signed, and retries it on WEBHOOK_RETRY_SCHEDULE', async () => {
+    const tenant = await createTenant(api.app);
+    const arrivals: number[] = [];
+    const notices: Notice[] = [];
+    // Listening before the endpoint exists (its address is needed), verifying once its secret is known.
+    let handle: RequestListener = (_req, res) => res.writeHead(503).end();
+    const receiver = createServer((req, res) => {
+      arrivals.push(Date.now());
+      handle(req, res);
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/notices`;
+      const endpoint = await createEndpoint(api.app, { id: tenant.businessId, slug: tenant.slug }, url, ['client.created']);
+      handle = noticeRequestHandler({
+        secret: endpoint.secret,
+        onNotice: (notice) => {
+          // The first attempt fails (the example answers 500), as a receiver briefly down would.
+          if (arrivals.length === 1) throw new Error('not now');
+          notices.push(notice);
+        },
+      });
+
+      const created = await api.post('/clients', {
+        key: tenant.key,
+        headers: { 'Idempotency-Key': randomUUID() },
+        body: { name: 'Rita Lopes', phone: '+351913000321', email: 'rita@example.com', consent: true } satisfies RequestBody<'createClient'>,
+      });
+      expect(created.status).toBe(201);
+
+      await eventually(() => Promise.resolve(notices.length === 1), 15_000, 'the notice to be verified and handled');
+      expect(notices[0]).toMatchObject({ type: 'client.created', business: tenant.slug, data: { id: created.body.id } });
+      expect(arrivals).toHaveLength(2);
+      // The retry waited for the schedule's first delay, ±20% jitter.
+      expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(RETRY_MS * 0.8 - 50);
+
+      const attempts = await eventually(async () => {
+        const rows = await db.query<{ status: string; status_code: number | null }[]>(
+          `SELECT d.status, a.status_code FROM notice_deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id
+            WHERE d.endpoint_id = $1 ORDER BY a.attempted_at`,
+          [endpoint.id],
+        );
+        return rows.length === 2 && rows[0].status === 'DELIVERED' ? rows : null;
+      });
+      expect(attempts.map((row) => row.status_code)).toEqual([500, 204]);
+
+      const metrics = await api.get('/metrics');
+      expect(metrics.text).toMatch(/^queue_jobs\{queue="notices",state="delayed"\} \d+/m);
+      expect(metrics.text).toMatch(/^notice_delivery_attempts_5m\{outcome="http_error"\} [1-9]/m);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it('sends the booking e-mails through SMTP_URL, and retries one the server refused on the e-mail schedule', async () => {
+    const salon = await loadBookingFixture({ keys: 1 });
+    smtp.refuse(salon.clientEmail, 1);
+    const booked = await api.post('/appointments', {
+      key: salon.keys[0],
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { staffId: salon.staff.ana, serviceId: salon.services.cut, startAt: '2035-07-10T09:30:00Z', client: { id: salon.clients.joao } },
+    });
+    expect(booked.status).toBe(201);
+
+    const desk = await smtp.waitFor((mail) => mail.to.includes(`desk@${salon.slug}.example`), 30_000);
+    expect(desk.message.headers.subject).toMatch(/^Nova marcação: /);
+    const toClient = await smtp.waitFor((mail) => mail.to.includes(salon.clientEmail.toLowerCase()), 30_000);
+    expect(toClient.message.headers.subject).toMatch(/^Marcação registada: /);
+
+    const row = await eventually(async () => {
+      const [email] = await db.query<{ sent_at: Date | null; attempts: number; last_error: string | null }[]>(
+        `SELECT sent_at, attempts, last_error FROM outbound_emails WHERE appointment_id = $1 AND audience = 'CLIENT'`,
+        [booked.body.id],
+      );
+      return email?.sent_at ? email : null;
+    });
+    expect(row.attempts).toBe(2);
+    expect(row.last_error).toMatch(/451/);
+  });
+});

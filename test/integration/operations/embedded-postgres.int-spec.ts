@@ -1,0 +1,88 @@
+import { jest } from '@jest/globals';
+import pg from 'pg';
+// eslint-disable-next-line no-restricted-imports -- the embedded database of `npm start` lives in scripts/, outside test/
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../../scripts/embedded-postgres.js';
+
+/**
+ * The embedded PostgreSQL of `npm start` is one PGlite session behind a socket; many pooled
+ * connections must still each get their own answers and their own transactions.
+ */
+jest.setTimeout(60_000);
+
+let embedded: EmbeddedPostgres;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  embedded = await startEmbeddedPostgres('memory://');
+  pool = new pg.Pool({ connectionString: embedded.url, max: 10 });
+  await pool.query('CREATE TABLE items (id int PRIMARY KEY, owner text NOT NULL)');
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await embedded?.stop();
+});
+
+describe('embedded PostgreSQL (scripts/embedded-postgres.ts)', () => {
+  it('answers each of many concurrent parameterised queries with its own rows', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => pool.query<{ n: number; label: string }>('SELECT $1::int AS n, $2::text AS label', [i, `q${i}`])),
+    );
+    answers.forEach((answer, i) => expect(answer.rows).toEqual([{ n: i, label: `q${i}` }]));
+  });
+
+  it('answers queries that waited behind another connection’s transaction with their own rows', async () => {
+    // What @electric-sql/pglite-socket gets wrong: the queries queued meanwhile run message by
+    // message, interleaved, and most get another query's rows.
+    await pool.query("INSERT INTO items SELECT g, 'owner' || g FROM generate_series(100, 119) g");
+    for (let round = 0; round < 5; round += 1) {
+      const holder = await pool.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1');
+        const waiting = Array.from({ length: 8 }, (_, i) => pool.query<{ id: number; owner: string }>('SELECT id, owner FROM items WHERE id = $1', [100 + i]));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await holder.query('COMMIT');
+        const answers = await Promise.all(waiting);
+        answers.forEach((answer, i) => expect(answer.rows).toEqual([{ id: 100 + i, owner: `owner${100 + i}` }]));
+      } finally {
+        holder.release();
+      }
+    }
+    await pool.query('DELETE FROM items');
+  });
+
+  it('keeps a transaction to its connection while the others wait, and rolls back one left open by a client that went away', async () => {
+    const a = await pool.connect();
+    const b = await pool.connect();
+    try {
+      await a.query('BEGIN');
+      await a.query('INSERT INTO items VALUES (1, $1)', ['a']);
+      // b waits for a's transaction, then sees its outcome, never its inside.
+      const seenByB = b.query<{ count: string }>('SELECT count(*) AS count FROM items');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await a.query('INSERT INTO items VALUES (2, $1)', ['a']);
+      await a.query('ROLLBACK');
+      expect((await seenByB).rows[0].count).toBe('0');
+
+      const gone = new pg.Client({ connectionString: embedded.url });
+      gone.on('error', () => undefined);
+      await gone.connect();
+      await gone.query('BEGIN');
+      await gone.query('INSERT INTO items VALUES (3, $1)', ['gone']);
+      gone.connection.stream.destroy();
+      const after = await b.query<{ count: string }>('SELECT count(*) AS count FROM items');
+      expect(after.rows[0].count).toBe('0');
+    } finally {
+      a.release();
+      b.release();
+    }
+  });
+
+  it('reports an error to the connection that made it, and goes on serving', async () => {
+    await expect(pool.query('SELECT * FROM missing_table')).rejects.toThrow(/missing_table/);
+    const [ok, failed] = await Promise.allSettled([pool.query('SELECT 1 AS one'), pool.query('SELECT 1/0')]);
+    expect(ok).toMatchObject({ status: 'fulfilled', value: { rows: [{ one: 1 }] } });
+    expect(failed).toMatchObject({ status: 'rejected' });
+  });
+});

@@ -1,0 +1,176 @@
+import { jest } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AdminModule } from '#admin/admin.module.js';
+import { Child, buildApps, freePort } from '../../utils/child-process.js';
+import { eventually } from '../../utils/notice-receiver.js';
+import { createBusiness, createEndpoint, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
+import { createTenant } from '../../utils/tenant-factory.js';
+import { TEST_DATABASE_NAME, testDatabaseUrl } from '../../utils/test-database.js';
+import { testConfig } from '../../utils/test-config.js';
+
+/**
+ * SIGTERM drains: the compiled API and worker, run as a deployment runs them, finish what they
+ * are doing (a request under way, a notice being delivered) before they exit, and exit 0.
+ */
+jest.setTimeout(120_000);
+
+// A queue namespace of these tests only, emptied first: no job of another test reaches these processes.
+const QUEUE_PREFIX = `drain-${TEST_DATABASE_NAME}`;
+const config = testConfig({ QUEUE_PREFIX });
+let app: INestApplicationContext;
+let db: DataSource;
+const children: Child[] = [];
+
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: 'test',
+    DATABASE_URL: testDatabaseUrl(),
+    REDIS_URL: config.REDIS_URL,
+    QUEUE_PREFIX,
+    API_KEY_PEPPER: config.API_KEY_PEPPER,
+    CURSOR_SECRET: config.CURSOR_SECRET,
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    MAIL_DIR: join(tmpdir(), `drain-mail-${process.pid}`),
+    ...extra,
+  };
+}
+
+async function start(script: 'api' | 'worker', ready: RegExp, extra: Record<string, string> = {}): Promise<Child> {
+  const child = Child.spawn(process.execPath, [`dist/apps/${script}/src/main.js`], childEnv(extra));
+  children.push(child);
+  await child.waitForOutput(ready);
+  return child;
+}
+
+/** A receiver that holds every notice for `holdMs` before it answers 200. */
+async function slowReceiver(holdMs: number): Promise<{ server: Server; url: string; arrived: IncomingMessage[] }> {
+  const arrived: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    arrived.push(req);
+    req.resume();
+    setTimeout(() => res.writeHead(200).end('ok'), holdMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`, arrived };
+}
+
+async function deliveryOf(noticeId: string): Promise<{ status: string; attempts: number } | undefined> {
+  const rows = await db.query<{ status: string; attempts: number }[]>('SELECT status, attempts FROM notice_deliveries WHERE notice_id = $1', [noticeId]);
+  return rows[0];
+}
+
+const stillRunning = (child: Child) => child.process.exitCode === null && child.process.signalCode === null;
+
+beforeAll(async () => {
+  await emptyNoticesQueue(config);
+  await buildApps();
+  app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
+  db = app.get(DataSource);
+});
+
+afterAll(async () => {
+  for (const child of children) await child.kill();
+  await app?.close();
+});
+
+describe('SIGTERM', () => {
+  it('lets the API finish a request under way, stops taking new connections, then exits 0', async () => {
+    const tenant = await createTenant(app, { scopes: ['clients.write'] });
+    const port = await freePort();
+    const api = await start('api', /Listening on/, { PORT: String(port) });
+
+    // A request whose body is still arriving when the signal comes: the server has it in hand.
+    const body = JSON.stringify({ name: 'Rita Lopes', phone: '+351913000777', consent: true });
+    const half = Math.floor(body.length / 2);
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v1/api/clients',
+      agent: false,
+      headers: {
+        authorization: `Bearer ${tenant.key}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'idempotency-key': `drain-${Date.now()}`,
+      },
+    });
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+    });
+    req.write(body.slice(0, half));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const signalledAt = Date.now();
+    api.process.kill('SIGTERM');
+    // New connections are refused while the one under way is served.
+    await eventually(
+      () =>
+        fetch(`http://127.0.0.1:${port}/health/live`).then(
+          () => false,
+          () => true,
+        ),
+      5_000,
+      'the listener to close',
+    );
+    expect(stillRunning(api)).toBe(true);
+
+    req.end(body.slice(half));
+    const answered = await response;
+    expect(answered.status).toBe(201);
+    expect(JSON.parse(answered.text)).toMatchObject({ name: 'Rita Lopes', phone: '+351913000777' });
+    expect(await api.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(10_000);
+  });
+
+  it('lets the worker finish the delivery it is making, then exits 0', async () => {
+    const receiver = await slowReceiver(1_500);
+    try {
+      const business = await createBusiness(app);
+      await createEndpoint(app, business, receiver.url, ['client.created']);
+      const worker = await start('worker', /Worker started/);
+      const notice = await recordNotice(app, business);
+      await eventually(() => Promise.resolve(receiver.arrived.length === 1), 15_000, 'the delivery to start');
+
+      worker.process.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(stillRunning(worker)).toBe(true);
+      expect(await worker.exited).toBe(0);
+      expect(await deliveryOf(notice.id)).toEqual({ status: 'DELIVERED', attempts: 1 });
+      expect(worker.output).not.toMatch(/"level":50/);
+    } finally {
+      await new Promise((resolve) => receiver.server.close(resolve));
+    }
+  });
+
+  it('lets the API without Redis (IN_PROCESS_JOBS) finish the delivery it is making, then exits 0', async () => {
+    const receiver = await slowReceiver(1_500);
+    try {
+      const business = await createBusiness(app);
+      await createEndpoint(app, business, receiver.url, ['client.created']);
+      const api = await start('api', /Listening on/, { PORT: String(await freePort()), IN_PROCESS_JOBS: 'true', REDIS_URL: '' });
+      const notice = await recordNotice(app, business);
+      await eventually(() => Promise.resolve(receiver.arrived.some((req) => req.headers['webhook-id'] === notice.id)), 15_000, 'the delivery to start');
+
+      api.process.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(stillRunning(api)).toBe(true);
+      expect(await api.exited).toBe(0);
+      expect(await deliveryOf(notice.id)).toEqual({ status: 'DELIVERED', attempts: 1 });
+    } finally {
+      await new Promise((resolve) => receiver.server.close(resolve));
+    }
+  });
+});
