@@ -34,6 +34,14 @@ export default {
       globalSetup: '<rootDir>/test/utils/global-setup.mjs',
       setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
     },
+    {
+      // Issue 8: generated requests, access matrices, hostile bodies, outages, Prism, two processes.
+      ...esm,
+      displayName: 'robustness',
+      testMatch: ['<rootDir>/test/robustness/**/*.robust-spec.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.mjs',
+      setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
+    },
     // The reference page in headless Chromium: only with TEST_BROWSER=1 (`npm run test:browser`),
     // so that `npm test` passes on a machine without Chromium.
     ...(process.env.TEST_BROWSER === '1'
