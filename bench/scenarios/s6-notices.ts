@@ -1,0 +1,258 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { buildNoticeBody, checkNoticeBody, type NoticeBody } from '#core/notices/notice-body.js';
+import { NOTICE_CHANNEL } from '#core/notices/notice-channel.js';
+import { ARTEFACTS, type Arm, type Bench, type ScenarioReport } from '../harness/bench.js';
+import { figure, ratios } from '../harness/figures.js';
+import { PinnedProcess } from '../harness/pinned-process.js';
+import { preciseNow, Receiver } from '../harness/receiver.js';
+import { median, percentile } from '../harness/stats.js';
+import type { SenderInput } from '../servers/undici-sender.js';
+import { APP_CORE } from '../settings.js';
+
+/** The worker's delivery concurrency (NoticeDeliveryProcessor): the baseline keeps as many in flight. */
+const DELIVERY_CONCURRENCY = 20;
+/** The worker's settings for this scenario, reported with the figures. */
+const WORKER_SETTINGS = { WEBHOOKS_ALLOW_PRIVATE: 'true', NOTICE_RELAY_POLL_MS: '1000' };
+const ROUND_TIMEOUT_MS = 120_000;
+
+interface Notice {
+  businessId: string;
+  body: NoticeBody;
+}
+
+interface EndpointSecrets {
+  byBusinessId: Map<string, string>;
+  bySlug: Map<string, string>;
+}
+
+interface DeliverySample {
+  deliveries: number;
+  /** Deliveries per second: from the commit (worker) or the first send (baseline) to the last arrival. */
+  rate: number;
+  cpuUsPerDelivery: number;
+}
+
+/**
+ * S6, change notices: how fast the worker delivers committed notices (relay, queue, signed POST,
+ * attempt recorded) against a plain undici loop POSTing the same signed bodies to the same
+ * loopback receiver; then the commit-to-receipt latency at a quarter of the worker's rate.
+ */
+export async function noticesScenario(bench: Bench): Promise<ScenarioReport> {
+  const receiver = await Receiver.start();
+  const pool = new pg.Pool({ connectionString: bench.runUrl, max: 8 });
+  const secrets = await prepareEndpoints(pool, receiver.url);
+  let worker = await bench.startWorker(WORKER_SETTINGS);
+  try {
+    const notices = noticeMaker(bench);
+    const checks: Record<string, unknown> = {};
+    const workerArm: Arm<DeliverySample> = {
+      name: 'worker',
+      run: async (_seconds, warmUp) => {
+        const sample = await workerRound(worker, pool, receiver, notices(roundSize(bench, warmUp)));
+        checks.workerSignature = verifyLast(receiver, secrets);
+        return sample;
+      },
+      describe: describeDeliveries,
+    };
+    const senderArm: Arm<DeliverySample> = {
+      name: 'undici loop',
+      run: async (_seconds, warmUp) => {
+        const sample = await senderRound(receiver, notices(roundSize(bench, warmUp)), secrets);
+        checks.senderSignature = verifyLast(receiver, secrets);
+        return sample;
+      },
+      describe: describeDeliveries,
+    };
+    const samples = await bench.interleave('S6', [workerArm, senderArm]);
+    const workerRates = samples.worker.map((s) => s.rate);
+    const latency = await latencyRun(bench, pool, receiver, notices, median(workerRates) / 4);
+    bench.log(`  S6 latency at ${latency.rate.toFixed(0)}/s: p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms`);
+    const report: ScenarioReport = {
+      id: 'S6',
+      title: 'Change notices: worker deliveries against a plain undici loop',
+      method:
+        `Each round commits ${bench.options.noticesPerRound} notices in one transaction (one endpoint per business, 100 businesses) and times commit → last arrival at a loopback receiver on the generator core; the baseline POSTs the same bodies, signed the same way, with undici's keep-alive pool and ${DELIVERY_CONCURRENCY} in flight (the worker's concurrency). Latency: one notice per transaction at a quarter of the worker's median rate.`,
+      figures: [
+        figure('S6', 'worker / undici loop (deliveries per second)', 'ratio', ratios(workerRates, samples['undici loop'].map((s) => s.rate)), {
+          op: '>=',
+          value: 0.5,
+        }),
+        figure('S6', 'worker deliveries per second', '/s', workerRates),
+        figure('S6', 'undici loop deliveries per second', '/s', samples['undici loop'].map((s) => s.rate)),
+        figure('S6', 'worker CPU per delivery', 'µs', samples.worker.map((s) => s.cpuUsPerDelivery)),
+        figure('S6', `commit-to-receipt p50 at ${Math.round(latency.rate)}/s`, 'ms', [latency.p50Ms], { op: '<=', value: 50 }),
+        figure('S6', `commit-to-receipt p99 at ${Math.round(latency.rate)}/s`, 'ms', [latency.p99Ms], { op: '<=', value: 250 }),
+      ],
+      rounds: samples,
+      settings: { worker: bench.publicSettings(WORKER_SETTINGS), deliveryConcurrency: DELIVERY_CONCURRENCY },
+      checks: { ...checks, latency },
+    };
+    if (bench.wantsProfile(report)) {
+      await worker.stop();
+      const profiled = bench.newProfile('S6');
+      worker = await bench.startWorker(WORKER_SETTINGS, profiled);
+      await workerRound(worker, pool, receiver, notices(roundSize(bench, true)));
+      worker.send('mark');
+      const measured = await workerRound(worker, pool, receiver, notices(roundSize(bench)));
+      bench.log(`  S6 profiled: ${describeDeliveries(measured)}`);
+      const cpuMs = (measured.cpuUsPerDelivery * measured.deliveries) / 1000;
+      report.profile = await bench.finishProfile(worker, profiled, 'worker under S6 load', measured.deliveries, cpuMs);
+    }
+    return report;
+  } finally {
+    await worker.stop();
+    await pool.end();
+    await receiver.close();
+  }
+}
+
+/** A round is sized in notices, not seconds: noticesPerRound, and a fifth of that to warm up. */
+function roundSize(bench: Bench, warmUp = false): number {
+  return warmUp ? Math.ceil(bench.options.noticesPerRound / 5) : bench.options.noticesPerRound;
+}
+
+function describeDeliveries(s: DeliverySample): string {
+  return `${s.deliveries} in ${(s.deliveries / s.rate).toFixed(2)} s = ${Math.round(s.rate)}/s, ${Math.round(s.cpuUsPerDelivery)} µs CPU/delivery`;
+}
+
+/**
+ * Points every endpoint at the receiver, and marks what earlier scenarios left in the outboxes
+ * (S4's bookings) as relayed, so the worker delivers only this scenario's notices. Returns each
+ * business's endpoint secret.
+ */
+async function prepareEndpoints(pool: pg.Pool, url: string): Promise<EndpointSecrets> {
+  await pool.query('UPDATE webhook_endpoints SET url = $1', [url]);
+  await pool.query('UPDATE notices SET relayed_at = now() WHERE relayed_at IS NULL');
+  await pool.query('UPDATE outbound_emails SET relayed_at = now() WHERE relayed_at IS NULL');
+  const { rows } = await pool.query<{ business_id: string; slug: string; secret: string }>(
+    'SELECT e.business_id, b.slug, e.secret FROM webhook_endpoints e JOIN businesses b ON b.id = e.business_id',
+  );
+  return {
+    byBusinessId: new Map(rows.map((row) => [row.business_id, row.secret])),
+    bySlug: new Map(rows.map((row) => [row.slug, row.secret])),
+  };
+}
+
+/** Notices as the API records them (appointment.created), spread over the 100 businesses. */
+function noticeMaker(bench: Bench): (count: number) => Notice[] {
+  const { businesses } = bench.catalogue;
+  let made = 0;
+  return (count) =>
+    Array.from({ length: count }, () => {
+      const business = businesses[made++ % businesses.length];
+      const body = buildNoticeBody({
+        type: 'appointment.created',
+        businessSlug: business.slug,
+        subjectId: business.appointmentIds[0],
+        occurredAt: new Date(),
+      });
+      return { businessId: business.id, body };
+    });
+}
+
+/** Inserts the notices in one transaction that NOTIFYs the worker, as a write does; returns when it committed. */
+async function commitNotices(pool: pg.Pool, notices: Notice[]): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO notices (id, business_id, type, payload)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[])`,
+      [notices.map((n) => n.body.id), notices.map((n) => n.businessId), notices.map((n) => n.body.type), notices.map((n) => JSON.stringify(n.body))],
+    );
+    await client.query('SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, '']);
+    await client.query('COMMIT');
+    return preciseNow();
+  } finally {
+    client.release();
+  }
+}
+
+async function workerRound(worker: PinnedProcess, pool: pg.Pool, receiver: Receiver, notices: Notice[]): Promise<DeliverySample> {
+  const arrived = receiver.expect(notices.map((n) => n.body.id), ROUND_TIMEOUT_MS);
+  const cpuBefore = worker.cpuMs();
+  const committedAt = await commitNotices(pool, notices);
+  const lastArrival = await arrived;
+  return {
+    deliveries: notices.length,
+    rate: notices.length / ((lastArrival - committedAt) / 1000),
+    cpuUsPerDelivery: ((worker.cpuMs() - cpuBefore) * 1000) / notices.length,
+  };
+}
+
+async function senderRound(receiver: Receiver, notices: Notice[], secrets: EndpointSecrets): Promise<DeliverySample> {
+  const input: SenderInput = {
+    url: receiver.url,
+    concurrency: DELIVERY_CONCURRENCY,
+    // The bytes the worker sends: the stored body, re-read in D9's field order.
+    notices: notices.map((n) => ({ id: n.body.id, body: JSON.stringify(checkNoticeBody(n.body)), secrets: [secrets.byBusinessId.get(n.businessId)!] })),
+  };
+  mkdirSync(ARTEFACTS, { recursive: true });
+  const file = join(ARTEFACTS, 'sender-input.json');
+  writeFileSync(file, JSON.stringify(input));
+  const arrived = receiver.expect(input.notices.map((n) => n.id), ROUND_TIMEOUT_MS);
+  const sender = await PinnedProcess.start({
+    name: 'undici loop',
+    core: APP_CORE,
+    nodeArgs: ['dist/bench/servers/undici-sender.js'],
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', SENDER_INPUT: file },
+  });
+  const code = await sender.exited;
+  if (code !== 0) throw new Error(`The undici sender failed (${code}):\n${sender.tail()}`);
+  const lastArrival = await arrived;
+  const { startedAt, cpuMs } = JSON.parse(sender.tail().trim().split('\n').at(-1)!) as { startedAt: number; cpuMs: number };
+  return {
+    deliveries: notices.length,
+    rate: notices.length / ((lastArrival - startedAt) / 1000),
+    cpuUsPerDelivery: (cpuMs * 1000) / notices.length,
+  };
+}
+
+/** Checks the last received notice's signature as a receiver would, with the standardwebhooks library (throws if wrong). */
+function verifyLast(receiver: Receiver, secrets: EndpointSecrets): true {
+  const last = receiver.last!;
+  const { business } = JSON.parse(last.body) as { business: string };
+  const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(last.headers[h])]));
+  new Webhook(secrets.bySlug.get(business)!).verify(last.body, headers);
+  return true;
+}
+
+interface LatencyResult {
+  /** Notices committed per second. */
+  rate: number;
+  notices: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * Commits one notice per transaction at a steady `rate` (open loop: the schedule does not wait
+ * for deliveries) and measures, per notice, commit → arrival at the receiver.
+ */
+async function latencyRun(bench: Bench, pool: pg.Pool, receiver: Receiver, notices: (count: number) => Notice[], rate: number) {
+  const batch = notices(Math.max(1, Math.round(rate * bench.options.latencySeconds)));
+  const arrived = receiver.expect(batch.map((n) => n.body.id), ROUND_TIMEOUT_MS + bench.options.latencySeconds * 1000);
+  const committed = new Map<string, number>();
+  const writes: Promise<void>[] = [];
+  const start = preciseNow();
+  for (const [i, notice] of batch.entries()) {
+    const wait = start + (i * 1000) / rate - preciseNow();
+    if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+    writes.push(commitNotices(pool, [notice]).then((at) => void committed.set(notice.body.id, at)));
+  }
+  await Promise.all(writes);
+  await arrived;
+  const latencies = batch.map((n) => receiver.arrivals.get(n.body.id)! - committed.get(n.body.id)!);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    rate: Math.round(rate),
+    notices: batch.length,
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+    maxMs: round(Math.max(...latencies)),
+  } satisfies LatencyResult;
+}
