@@ -20,7 +20,7 @@ import { listScenario } from './scenarios/s3-list.js';
 import { bookingScenario } from './scenarios/s4-booking.js';
 import { floodScenario } from './scenarios/s5-flood.js';
 import { noticesScenario } from './scenarios/s6-notices.js';
-import { APP_CORE, databaseUrl, LOAD_CORE, parseArgs, REDIS_URL, REPO_ROOT } from './settings.js';
+import { APP_CORE, databaseUrl, LOAD_CORE, parseArgs, REDIS_URL, REPO_ROOT, RUN_NAME } from './settings.js';
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -28,11 +28,11 @@ const log = (line: string): void => {
   console.log(`[${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}] ${line}`);
 };
 
-/** Removes the bench's BullMQ keys (QUEUE_PREFIX=bench): jobs of an earlier run would point at rows that are gone. */
+/** Removes the run's BullMQ keys (QUEUE_PREFIX=RUN_NAME): jobs of an earlier run would point at rows that are gone. */
 async function clearBenchQueues(): Promise<void> {
   const redis = new Redis(REDIS_URL);
   try {
-    for await (const keys of redis.scanStream({ match: 'bench:*', count: 1000 })) {
+    for await (const keys of redis.scanStream({ match: `${RUN_NAME}:*`, count: 1000 })) {
       if ((keys as string[]).length > 0) await redis.unlink(...(keys as string[]));
     }
   } finally {
@@ -110,7 +110,7 @@ const runSeconds = Math.round((performance.now() - started) / 1000);
 const complete = options.only.length === 0 && !options.quick;
 const date = new Date().toISOString().slice(0, 10);
 // Only a complete run is the record; smoke and partial runs go with the other artefacts.
-const file = complete ? join(REPO_ROOT, 'bench', 'results', `${date}.json`) : join(ARTEFACTS, `${date}-partial.json`);
+const file = complete ? join(REPO_ROOT, 'bench', 'results', `${date}.json`) : join(ARTEFACTS, `${date}-${RUN_NAME}-partial.json`);
 mkdirSync(join(file, '..'), { recursive: true });
 const results = {
   date: new Date().toISOString(),

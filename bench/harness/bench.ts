@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Catalogue } from '../data/catalogue.js';
-import { APP_CORE, BENCH_SECRETS, REDIS_URL, REPO_ROOT, type BenchOptions } from '../settings.js';
+import { APP_CORE, BENCH_SECRETS, REDIS_URL, REPO_ROOT, RUN_NAME, type BenchOptions } from '../settings.js';
 import type { Figure } from './figures.js';
 import { freePort, PinnedProcess } from './pinned-process.js';
 import { summarizeProfile, type ProfileSummary } from './profile.js';
@@ -81,7 +81,7 @@ export class Bench {
       DATABASE_URL: this.runUrl,
       REDIS_URL,
       ...BENCH_SECRETS,
-      QUEUE_PREFIX: 'bench',
+      QUEUE_PREFIX: RUN_NAME,
       MAIL_DIR: join(tmpdir(), 'scheduling-bench-mail'),
       ...extra,
     };

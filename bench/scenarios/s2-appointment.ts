@@ -9,10 +9,11 @@ const RSS_TARGET_MB = 250;
  * Start flags measured beside the API as it is started today, because its peak RSS comes from
  * V8 sizing the heap for a machine with memory to spare (on Node 24 the young generation alone
  * grows to 128 MB, and the old generation far past the ~65 MB that stays live after a full
- * collection), not from what the API keeps. The figures show what the flags would change, in
- * memory and CPU, so the start commands can adopt them on evidence.
+ * collection), not from what the API keeps. These size the heap as for a container of about
+ * 256 MB; the figures show what they change, in memory and CPU, so the start commands can adopt
+ * them on evidence. (A 128 MB old generation made the collector thrash in trials.)
  */
-const CANDIDATE_FLAGS = (process.env.TMP_FLAGS ?? '--max-semi-space-size=16').split(' ');
+const CANDIDATE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=192'];
 const CANDIDATE = `ours ${CANDIDATE_FLAGS.join(' ')}`;
 
 /**
