@@ -9,6 +9,7 @@ import { StaffModule } from '../staff/staff.module.js';
 import { AppointmentStatusService } from './appointment-status.service.js';
 import { AppointmentWritesService } from './appointment-writes.service.js';
 import { AppointmentsModule } from './appointments.module.js';
+import { BookingPartiesRepository } from './booking-parties.repository.js';
 
 /** Booking, reschedule and cancel (the API), and the dashboard's status changes (the admin). */
 @Module({
@@ -22,7 +23,7 @@ import { AppointmentsModule } from './appointments.module.js';
     ServicesModule,
     StaffModule,
   ],
-  providers: [AppointmentWritesService, AppointmentStatusService],
+  providers: [AppointmentWritesService, AppointmentStatusService, BookingPartiesRepository],
   exports: [AppointmentWritesService, AppointmentStatusService],
 })
 export class AppointmentWritesModule {}

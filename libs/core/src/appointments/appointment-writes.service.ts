@@ -21,6 +21,7 @@ import { isActive } from './appointment-transitions.js';
 import type { AppointmentView } from './appointment-view.js';
 import { appointmentViewOf } from './appointment-view-of.js';
 import { AppointmentsRepository } from './appointments.repository.js';
+import { BookingPartiesRepository } from './booking-parties.repository.js';
 import { parseStartInstant } from './start-instant.js';
 
 export interface NewAppointment {
@@ -65,6 +66,7 @@ export class AppointmentWritesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly appointments: AppointmentsRepository,
+    private readonly parties: BookingPartiesRepository,
     private readonly businesses: BusinessesService,
     private readonly staff: StaffRepository,
     private readonly services: ServicesRepository,
@@ -87,12 +89,17 @@ export class AppointmentWritesService {
         ? { existingId: input.client.id }
         : { created: this.clientsService.prepareForBooking(ref.businessId, input.client) };
     return transactional(this.dataSource, async () => {
-      const business = await this.business(ref);
-      const staff = await this.staffMember(ref.businessId, input.staffId);
-      const service = await this.services.findById(ref.businessId, input.serviceId, this.transaction());
+      const parties = await this.parties.load(ref.businessId, {
+        staffId: input.staffId,
+        serviceId: input.serviceId,
+        clientId: 'existingId' in clientForm ? clientForm.existingId : null,
+      });
+      const { business, staff, service } = parties;
+      if (!business) throw notFound('The business');
+      if (!staff) throw notFound('The staff member');
       if (!service) throw notFound('The service');
-      const client =
-        'created' in clientForm ? clientForm.created : await this.existingClient(ref.businessId, clientForm.existingId);
+      const client = 'created' in clientForm ? clientForm.created : parties.client;
+      if (!client) throw notFound('The client');
       await this.availability.assertFree({
         businessId: ref.businessId,
         timezone: business.timezone,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppointmentEntity } from '#database/entities/appointment.entity.js';
-import { ACTIVE_APPOINTMENT_STATUSES } from '#database/entities/appointment.entity.js';
 import { managerFor } from '#database/transaction-context.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -74,25 +73,6 @@ export class AppointmentsRepository {
     return managerFor(this.dataSource, manager)
       .getRepository(AppointmentEntity)
       .findOne({ where: { businessId, id: appointmentId }, lock: { mode: 'pessimistic_write' } });
-  }
-
-  /** The staff member's PENDING/CONFIRMED appointments overlapping [start, end), except `exceptId`. */
-  listActiveOverlapping(
-    businessId: string,
-    staffId: string,
-    start: Date,
-    end: Date,
-    exceptId: string | null,
-    manager?: EntityManager,
-  ): Promise<AppointmentEntity[]> {
-    const query = managerFor(this.dataSource, manager)
-      .getRepository(AppointmentEntity)
-      .createQueryBuilder('a')
-      .where('a.business_id = :businessId AND a.staff_id = :staffId', { businessId, staffId })
-      .andWhere('a.status IN (:...active)', { active: ACTIVE_APPOINTMENT_STATUSES })
-      .andWhere('a.starts_at < :end AND a.ends_at > :start', { start, end });
-    if (exceptId !== null) query.andWhere('a.id <> :exceptId', { exceptId });
-    return query.getMany();
   }
 
   async update(businessId: string, appointmentId: string, changes: AppointmentChanges, manager?: EntityManager): Promise<void> {

@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { AppointmentsModule } from '../appointments/appointments.module.js';
-import { StaffModule } from '../staff/staff.module.js';
 import { SlotAvailabilityService } from './slot-availability.service.js';
+import { SlotFactsRepository } from './slot-facts.repository.js';
 
 @Module({
-  imports: [StaffModule, AppointmentsModule],
-  providers: [SlotAvailabilityService],
+  providers: [SlotAvailabilityService, SlotFactsRepository],
   exports: [SlotAvailabilityService],
 })
 export class AvailabilityModule {}

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
-import { AppointmentsRepository } from '../appointments/appointments.repository.js';
 import { DomainError } from '../errors/domain-error.js';
-import { StaffRepository } from '../staff/staff.repository.js';
 import { checkSlot, performsService } from './slot-check.js';
+import { SlotFactsRepository } from './slot-facts.repository.js';
 
 export interface SlotRequest {
   businessId: string;
   /** IANA time zone of the business. */
   timezone: string;
-  staff: StaffEntity;
+  staff: Pick<StaffEntity, 'id' | 'active'>;
   /** Null when the appointment's service no longer exists. */
-  service: ServiceEntity | null;
+  service: Pick<ServiceEntity, 'id' | 'active'> | null;
   startsAt: Date;
   durationMin: number;
   /** The appointment a reschedule replaces: its own interval does not count as taken (D6). */
@@ -26,34 +25,21 @@ export interface SlotRequest {
  */
 @Injectable()
 export class SlotAvailabilityService {
-  constructor(
-    private readonly staff: StaffRepository,
-    private readonly appointments: AppointmentsRepository,
-  ) {}
+  constructor(private readonly facts: SlotFactsRepository) {}
 
   async assertFree(request: SlotRequest, now: Date = new Date()): Promise<void> {
     const { businessId, staff, service } = request;
     const slot = { start: request.startsAt, end: new Date(request.startsAt.getTime() + request.durationMin * 60_000) };
-    // One after the other: inside a transaction they share one connection anyway.
-    const workingHours = await this.staff.listWorkingHours(businessId, staff.id);
-    const servicesOfStaff = await this.staff.listServiceIds(businessId, staff.id);
-    const appointments = await this.appointments.listActiveOverlapping(
-      businessId,
-      staff.id,
-      slot.start,
-      slot.end,
-      request.replacingId ?? null,
-    );
-    const blocks = await this.staff.listTimeBlocksOverlapping(businessId, staff.id, slot.start, slot.end);
+    const { workingHours, serviceIds, appointments, blocks } = await this.facts.load(businessId, staff.id, slot, request.replacingId ?? null);
     const refusal = checkSlot({
       now,
       slot,
       timezone: request.timezone,
       staffActive: staff.active,
-      service: service && { active: service.active, performedByStaff: performsService(servicesOfStaff, service.id) },
+      service: service && { active: service.active, performedByStaff: performsService(serviceIds, service.id) },
       workingHours,
-      appointments: appointments.map((a) => ({ start: a.startsAt, end: a.endsAt })),
-      blocks: blocks.map((b) => ({ start: b.startsAt, end: b.endsAt })),
+      appointments,
+      blocks,
     });
     if (refusal) throw new DomainError(refusal.code, refusal.detail);
   }

@@ -1,21 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import type { AppointmentEntity } from '#database/entities/appointment.entity.js';
-import type { BusinessEntity } from '#database/entities/business.entity.js';
-import type { ClientEntity } from '#database/entities/client.entity.js';
 import { OutboundEmailEntity, type OutboundEmailKind } from '#database/entities/outbound-email.entity.js';
 import { newId } from '#database/new-id.js';
 import { AppointmentsRepository } from '../appointments/appointments.repository.js';
-import { composeAppointmentEmails } from './appointment-emails.js';
+import { composeAppointmentEmails, type AppointmentEmailFacts } from './appointment-emails.js';
 import { OutboundEmailsRepository } from './outbound-emails.repository.js';
 
 export interface AppointmentChange {
   kind: OutboundEmailKind;
-  business: BusinessEntity;
+  business: AppointmentEmailFacts['business'];
   /** The appointment as it is after the change (for a reschedule, the new one). */
   appointment: AppointmentEntity;
   staffName: string;
-  client: ClientEntity;
+  client: AppointmentEmailFacts['client'];
   /** The start before a reschedule. */
   previousStartsAt?: Date;
 }

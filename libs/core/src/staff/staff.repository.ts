@@ -31,38 +31,9 @@ export class StaffRepository {
     if (links.length > 0) await this.manager(manager).getRepository(StaffServiceEntity).insert(links);
   }
 
-  // The reads below join the ambient transaction (managerFor), so a write that checks a slot reads
-  // on its own connection and sees its own uncommitted rows.
+  // Joins the ambient transaction (managerFor): a write reads on its own connection.
 
   findById(businessId: string, staffId: string, manager?: EntityManager): Promise<StaffEntity | null> {
     return managerFor(this.dataSource, manager).getRepository(StaffEntity).findOneBy({ businessId, id: staffId });
-  }
-
-  listWorkingHours(businessId: string, staffId: string, manager?: EntityManager): Promise<StaffWorkingHoursEntity[]> {
-    return managerFor(this.dataSource, manager).getRepository(StaffWorkingHoursEntity).findBy({ businessId, staffId });
-  }
-
-  /** Ids of the services the staff member performs; empty means every service. */
-  async listServiceIds(businessId: string, staffId: string, manager?: EntityManager): Promise<string[]> {
-    const links = await managerFor(this.dataSource, manager)
-      .getRepository(StaffServiceEntity)
-      .find({ select: { serviceId: true }, where: { businessId, staffId } });
-    return links.map((link) => link.serviceId);
-  }
-
-  /** The staff member's time blocks that overlap [start, end). */
-  listTimeBlocksOverlapping(
-    businessId: string,
-    staffId: string,
-    start: Date,
-    end: Date,
-    manager?: EntityManager,
-  ): Promise<StaffTimeBlockEntity[]> {
-    return managerFor(this.dataSource, manager)
-      .getRepository(StaffTimeBlockEntity)
-      .createQueryBuilder('b')
-      .where('b.business_id = :businessId AND b.staff_id = :staffId', { businessId, staffId })
-      .andWhere('b.starts_at < :end AND b.ends_at > :start', { start, end })
-      .getMany();
   }
 }

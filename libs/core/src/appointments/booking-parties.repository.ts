@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { BusinessEntity } from '#database/entities/business.entity.js';
+import type { ClientEntity } from '#database/entities/client.entity.js';
+import type { ServiceEntity } from '#database/entities/service.entity.js';
+import type { StaffEntity } from '#database/entities/staff.entity.js';
+import { managerFor } from '#database/transaction-context.js';
+
+export type BookingBusiness = Pick<BusinessEntity, 'name' | 'timezone' | 'locale' | 'currency' | 'autoConfirm' | 'notificationEmail'>;
+export type BookingStaff = Pick<StaffEntity, 'id' | 'name' | 'active'>;
+export type BookingService = Pick<ServiceEntity, 'id' | 'name' | 'durationMin' | 'priceCents' | 'active'>;
+export type BookingClient = Pick<ClientEntity, 'id' | 'name' | 'email'>;
+
+/** Who and what a booking names, each null when the business has no such row. */
+export interface BookingParties {
+  business: BookingBusiness | null;
+  staff: BookingStaff | null;
+  service: BookingService | null;
+  /** Null also when the booking names no existing client (it creates one). */
+  client: BookingClient | null;
+}
+
+export interface BookingPartyIds {
+  staffId: string;
+  serviceId: string;
+  clientId: string | null;
+}
+
+interface PartiesRow {
+  business_name: string;
+  timezone: string;
+  locale: string | null;
+  currency: string;
+  auto_confirm: boolean;
+  notification_email: string | null;
+  staff_id: string | null;
+  staff_name: string;
+  staff_active: boolean;
+  service_id: string | null;
+  service_name: string;
+  duration_min: number;
+  price_cents: number;
+  service_active: boolean;
+  client_id: string | null;
+  client_name: string;
+  client_email: string | null;
+}
+
+// Scoped to the business on every join: an id of another business's row finds nothing.
+const PARTIES = `
+SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm, b.notification_email,
+       s.id AS staff_id, s.name AS staff_name, s.active AS staff_active,
+       v.id AS service_id, v.name AS service_name, v.duration_min, v.price_cents, v.active AS service_active,
+       c.id AS client_id, c.name AS client_name, c.email AS client_email
+  FROM businesses b
+  LEFT JOIN staff s ON s.business_id = b.id AND s.id = $2
+  LEFT JOIN services v ON v.business_id = b.id AND v.id = $3
+  LEFT JOIN clients c ON c.business_id = b.id AND c.id = $4
+ WHERE b.id = $1`;
+
+/**
+ * The business, staff member, service and client of a booking, in one round trip: every booking
+ * needs all four before it can decide anything.
+ */
+@Injectable()
+export class BookingPartiesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Joins the ambient transaction (managerFor). */
+  async load(businessId: string, ids: BookingPartyIds, manager?: EntityManager): Promise<BookingParties> {
+    const [row]: (PartiesRow | undefined)[] = await managerFor(this.dataSource, manager).query(PARTIES, [
+      businessId,
+      ids.staffId,
+      ids.serviceId,
+      ids.clientId,
+    ]);
+    if (!row) return { business: null, staff: null, service: null, client: null };
+    return {
+      business: {
+        name: row.business_name,
+        timezone: row.timezone,
+        locale: row.locale,
+        currency: row.currency,
+        autoConfirm: row.auto_confirm,
+        notificationEmail: row.notification_email,
+      },
+      staff: row.staff_id === null ? null : { id: row.staff_id, name: row.staff_name, active: row.staff_active },
+      service:
+        row.service_id === null
+          ? null
+          : {
+              id: row.service_id,
+              name: row.service_name,
+              durationMin: row.duration_min,
+              priceCents: row.price_cents,
+              active: row.service_active,
+            },
+      client: row.client_id === null ? null : { id: row.client_id, name: row.client_name, email: row.client_email },
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import { Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigModule } from '#config/config.module.js';
+import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
+import { BookingPartiesRepository } from '#core/appointments/booking-parties.repository.js';
+import { SlotFactsRepository } from '#core/availability/slot-facts.repository.js';
+import { DatabaseModule } from '#database/database.module.js';
+import { loadBookingFixture, type BookingFixture } from '../../factories/booking-fixture.js';
+import { testConfig } from '../../utils/test-config.js';
+
+@Module({ imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot('booking-reads-test', 0), AppointmentWritesModule] })
+class BookingReadsModule {}
+
+const at = (iso: string) => new Date(iso);
+const interval = (start: string, end: string) => ({ start: at(start), end: at(end) });
+
+let app: INestApplicationContext;
+let salon: BookingFixture;
+let other: BookingFixture;
+beforeAll(async () => {
+  app = await NestFactory.createApplicationContext(BookingReadsModule, { logger: ['error'] });
+  salon = await loadBookingFixture({
+    keys: 1,
+    appointments: [
+      { ref: 'ten', staff: 'ana', service: 'cut', client: 'joao', startAt: '2035-01-08T10:00:00Z' },
+      { ref: 'eleven', staff: 'ana', service: 'cut', client: 'joao', startAt: '2035-01-08T11:00:00Z', status: 'CANCELLED' },
+      { ref: 'rui', staff: 'rui', service: 'cut', client: 'maria', startAt: '2035-01-08T10:00:00Z', status: 'PENDING' },
+    ],
+  });
+  other = await loadBookingFixture({ keys: 1 });
+});
+afterAll(() => app.close());
+
+describe('the slot facts of a booking (one statement)', () => {
+  const facts = () => app.get(SlotFactsRepository);
+
+  it('holds the weekly hours, the services performed, and the active appointments and blocks that overlap, half-open', async () => {
+    const around = await facts().load(salon.businessId, salon.staff.ana, interval('2035-01-08T09:45:00Z', '2035-01-08T10:15:00Z'), null);
+    expect(around.workingHours).toHaveLength(7);
+    expect(around.workingHours).toContainEqual({ weekday: 1, startTime: '08:00:00', endTime: '20:00:00' });
+    expect(around.serviceIds).toEqual([]);
+    expect(around.appointments).toEqual([interval('2035-01-08T10:00:00Z', '2035-01-08T10:30:00Z')]);
+    expect(around.blocks).toEqual([]);
+
+    // Touching intervals do not overlap; a cancelled appointment takes no time.
+    const after = await facts().load(salon.businessId, salon.staff.ana, interval('2035-01-08T10:30:00Z', '2035-01-08T11:30:00Z'), null);
+    expect(after.appointments).toEqual([]);
+
+    const block = await facts().load(salon.businessId, salon.staff.ana, interval('2035-01-08T15:59:00Z', '2035-01-08T16:29:00Z'), null);
+    expect(block.blocks).toEqual([interval('2035-01-08T15:00:00Z', '2035-01-08T16:00:00Z')]);
+  });
+
+  it('leaves out the appointment a reschedule replaces, other staff, and other businesses', async () => {
+    const slot = interval('2035-01-08T10:00:00Z', '2035-01-08T10:30:00Z');
+    expect((await facts().load(salon.businessId, salon.staff.ana, slot, salon.appointments.ten)).appointments).toEqual([]);
+    const rui = await facts().load(salon.businessId, salon.staff.rui, slot, null);
+    expect(rui.serviceIds).toEqual([salon.services.cut]);
+    expect(rui.appointments).toEqual([slot]);
+    const foreign = await facts().load(other.businessId, salon.staff.ana, slot, null);
+    expect(foreign).toEqual({ workingHours: [], serviceIds: [], appointments: [], blocks: [] });
+  });
+});
+
+describe('the parties of a booking (one statement)', () => {
+  const parties = () => app.get(BookingPartiesRepository);
+
+  it('finds the business, staff member, service and client, each scoped to the business', async () => {
+    const found = await parties().load(salon.businessId, { staffId: salon.staff.rui, serviceId: salon.services.cut, clientId: salon.clients.joao });
+    expect(found).toEqual({
+      business: { name: 'Salão Lisboa', timezone: 'Europe/Lisbon', locale: 'pt-PT', currency: 'EUR', autoConfirm: true, notificationEmail: `desk@${salon.slug}.example` },
+      staff: { id: salon.staff.rui, name: 'Rui Alves', active: true },
+      service: { id: salon.services.cut, name: 'Corte', durationMin: 30, priceCents: 2500, active: true },
+      client: { id: salon.clients.joao, name: 'João Silva', email: salon.clientEmail },
+    });
+    const foreign = await parties().load(other.businessId, { staffId: salon.staff.rui, serviceId: salon.services.cut, clientId: salon.clients.joao });
+    expect(foreign).toMatchObject({ staff: null, service: null, client: null });
+    expect(foreign.business).not.toBeNull();
+    const noClient = await parties().load(salon.businessId, { staffId: salon.staff.bea, serviceId: salon.services.retired, clientId: null });
+    expect(noClient).toMatchObject({ staff: { active: false }, service: { active: false }, client: null });
+  });
+});
