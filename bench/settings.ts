@@ -8,13 +8,14 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 
 export const APP_CORE = 1;
 export const LOAD_CORE = 0;
 
-export const TEMPLATE_DATABASE = 'bench_template';
 /**
- * BENCH_RUN_NAME (default `bench`) names what one run owns: its database (`<name>_run`) and its
- * BullMQ prefix (`<name>`), so that two checkouts can profile side by side without clobbering each
- * other (their figures are then noisy: they share the cores).
+ * BENCH_RUN_NAME (default `bench`) names what one run owns: its template (`<name>_template`),
+ * database (`<name>_run`) and BullMQ prefix (`<name>`), so that two checkouts, even with different
+ * migrations, can profile side by side without clobbering each other (their figures are then
+ * noisy: they share the cores).
  */
 export const RUN_NAME = /^[a-z][a-z0-9_]{0,30}$/.test(process.env.BENCH_RUN_NAME ?? '') ? process.env.BENCH_RUN_NAME! : 'bench';
+export const TEMPLATE_DATABASE = `${RUN_NAME}_template`;
 export const RUN_DATABASE = `${RUN_NAME}_run`;
 
 /**

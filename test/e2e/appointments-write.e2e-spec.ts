@@ -3,6 +3,8 @@ import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
+import { buildCalendarEvent } from '#core/mail/appointment-calendar.js';
+import type { CalendarEventData } from '#database/entities/outbound-email.entity.js';
 import { loadBookingFixture, KeyRing, type BookingFixture } from '../factories/booking-fixture.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 
@@ -66,10 +68,13 @@ const noticesAbout = (id: string) =>
     [id],
   );
 const emailsOf = (appointmentId: string) =>
-  db.query<{ kind: string; audience: string; recipient: string; calendar_method: string; calendar: string }[]>(
-    'SELECT kind, audience, recipient, calendar_method, calendar FROM outbound_emails WHERE appointment_id = $1 ORDER BY audience',
-    [appointmentId],
-  );
+  db
+    .query<{ kind: string; audience: string; recipient: string; calendar_method: string; calendar_event: CalendarEventData }[]>(
+      'SELECT kind, audience, recipient, calendar_method, calendar_event FROM outbound_emails WHERE appointment_id = $1 ORDER BY audience',
+      [appointmentId],
+    )
+    // The .ics as the worker will write it when it sends.
+    .then((rows) => rows.map((row) => ({ ...row, calendar: buildCalendarEvent(row.calendar_event) })));
 
 describe('POST /appointments', () => {
   it('books an existing client (Form A): 201 with the contract fields, a code, appointment.created and two e-mails', async () => {

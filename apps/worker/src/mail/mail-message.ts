@@ -1,4 +1,5 @@
 import type { SendMailOptions } from 'nodemailer';
+import { buildCalendarEvent } from '#core/mail/appointment-calendar.js';
 import type { OutboundEmailEntity } from '#database/entities/outbound-email.entity.js';
 
 /**
@@ -18,7 +19,7 @@ export function toMailMessage(email: OutboundEmailEntity, fromAddress: string): 
     icalEvent: {
       method: email.calendarMethod,
       filename: email.calendarMethod === 'CANCEL' ? 'cancel.ics' : 'invite.ics',
-      content: email.calendar,
+      content: email.calendar ?? buildCalendarEvent(email.calendarEvent!),
     },
   };
 }

@@ -1,14 +1,15 @@
-import { buildCalendarEvent, type CalendarEventInput } from './appointment-calendar.js';
+import type { CalendarEventData } from '#database/entities/outbound-email.entity.js';
+import { buildCalendarEvent } from './appointment-calendar.js';
 
 /** RFC 5545 folds lines at 75 octets; a continuation line starts with a space or a tab. */
 const unfolded = (ics: string) => ics.replace(/\r\n[ \t]/g, '');
 
-const input: CalendarEventInput = {
+const input: CalendarEventData = {
   method: 'REQUEST',
   uid: 'origin@business-scheduling-api',
   sequence: 0,
-  start: new Date('2030-01-07T09:00:00Z'),
-  end: new Date('2030-01-07T09:30:00Z'),
+  start: '2030-01-07T09:00:00.000Z',
+  end: '2030-01-07T09:30:00.000Z',
   status: 'CONFIRMED',
   title: 'Corte · Salão "Lisboa"',
   description: 'Corte com Ana',

@@ -49,6 +49,7 @@ export class AppointmentEmailOutboxService {
           appointmentId: appointment.id,
           kind: change.kind,
           ...email,
+          calendar: null,
           createdAt: now,
           relayedAt: null,
           sentAt: null,

@@ -1,4 +1,8 @@
-import { composeAppointmentEmails, type AppointmentEmailFacts } from './appointment-emails.js';
+import { buildCalendarEvent } from './appointment-calendar.js';
+import { composeAppointmentEmails, type AppointmentEmailFacts, type ComposedEmail } from './appointment-emails.js';
+
+/** The .ics the worker writes from the queued event. */
+const ics = (email: ComposedEmail): string => buildCalendarEvent(email.calendarEvent);
 
 const facts: AppointmentEmailFacts = {
   kind: 'APPOINTMENT_BOOKED',
@@ -36,16 +40,16 @@ describe('composeAppointmentEmails', () => {
       replyTo: 'joao@example.com',
       subject: 'Nova marcação: João Silva, terça-feira, 10 de julho de 2035 às 10:30',
     });
-    expect(client.calendar).toContain('UID:01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10@business-scheduling-api');
-    expect(client.calendar).toContain('SEQUENCE:0');
-    expect(client.calendar).toContain('STATUS:CONFIRMED');
-    expect(client.calendar).toContain('ORGANIZER;CN="Salão Lisboa":MAILTO:desk@salon.example');
+    expect(ics(client)).toContain('UID:01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10@business-scheduling-api');
+    expect(ics(client)).toContain('SEQUENCE:0');
+    expect(ics(client)).toContain('STATUS:CONFIRMED');
+    expect(ics(client)).toContain('ORGANIZER;CN="Salão Lisboa":MAILTO:desk@salon.example');
   });
 
   it('marks a PENDING booking as tentative and says it waits for confirmation', () => {
     const [client] = composeAppointmentEmails({ ...facts, appointment: { ...facts.appointment, status: 'PENDING' } });
     expect(client.bodyText).toContain('O estabelecimento irá confirmá-la em breve.');
-    expect(client.calendar).toContain('STATUS:TENTATIVE');
+    expect(ics(client)).toContain('STATUS:TENTATIVE');
   });
 
   it('tells the previous time of a reschedule, and cancels one version later with METHOD:CANCEL', () => {
@@ -57,13 +61,13 @@ describe('composeAppointmentEmails', () => {
     });
     expect(moved.subject).toBe('Marcação alterada: Corte, terça-feira, 10 de julho de 2035 às 10:30');
     expect(moved.bodyText).toContain('Antes: segunda-feira, 9 de julho de 2035, 17:00');
-    expect(moved.calendar).toContain('SEQUENCE:1');
+    expect(ics(moved)).toContain('SEQUENCE:1');
 
     const [cancelled] = composeAppointmentEmails({ ...facts, kind: 'APPOINTMENT_CANCELLED', chain: { ...facts.chain, depth: 1 } });
     expect(cancelled.calendarMethod).toBe('CANCEL');
-    expect(cancelled.calendar).toContain('METHOD:CANCEL');
-    expect(cancelled.calendar).toContain('STATUS:CANCELLED');
-    expect(cancelled.calendar).toContain('SEQUENCE:2');
+    expect(ics(cancelled)).toContain('METHOD:CANCEL');
+    expect(ics(cancelled)).toContain('STATUS:CANCELLED');
+    expect(ics(cancelled)).toContain('SEQUENCE:2');
   });
 
   it('writes only to those with an address; the sender address organizes when the business has none', () => {
@@ -71,7 +75,7 @@ describe('composeAppointmentEmails', () => {
     const alone = composeAppointmentEmails({ ...facts, business: { ...facts.business, notificationEmail: null } });
     expect(alone.map((e) => e.audience)).toEqual(['CLIENT']);
     expect(alone[0].replyTo).toBeNull();
-    expect(alone[0].calendar).toContain('MAILTO:no-reply@scheduling.example');
+    expect(ics(alone[0])).toContain('MAILTO:no-reply@scheduling.example');
   });
 
   it('uses English words for a language without its own, with dates in the locale, and English without a locale', () => {

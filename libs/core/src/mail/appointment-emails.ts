@@ -1,9 +1,8 @@
 import type { AppointmentEntity } from '#database/entities/appointment.entity.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
-import type { CalendarMethod, EmailAudience, OutboundEmailKind } from '#database/entities/outbound-email.entity.js';
+import type { CalendarEventData, CalendarMethod, EmailAudience, OutboundEmailKind } from '#database/entities/outbound-email.entity.js';
 import type { RescheduleChain } from '../appointments/appointments.repository.js';
-import { buildCalendarEvent } from './appointment-calendar.js';
 import { emailTextsFor, type EmailTextParams } from './email-texts.js';
 import { localDateTime } from './local-date-time.js';
 
@@ -33,7 +32,7 @@ export interface ComposedEmail {
   senderName: string;
   subject: string;
   bodyText: string;
-  calendar: string;
+  calendarEvent: CalendarEventData;
   calendarMethod: CalendarMethod;
 }
 
@@ -73,19 +72,19 @@ export function composeAppointmentEmails(facts: AppointmentEmailFacts): Composed
       senderName: business.name,
       subject: texts.subject(facts.kind, audience, params),
       bodyText: `${paragraphs.join('\n\n')}\n`,
-      calendar: buildCalendarEvent({
+      calendarEvent: {
         method: calendarMethod,
         uid: `${facts.chain.originId}@business-scheduling-api`,
         // A cancel is one more version of the event the last booking or reschedule sent.
         sequence: facts.chain.depth + (cancelled ? 1 : 0),
-        start: appointment.startsAt,
-        end: appointment.endsAt,
+        start: appointment.startsAt.toISOString(),
+        end: appointment.endsAt.toISOString(),
         status: cancelled ? 'CANCELLED' : appointment.status === 'PENDING' ? 'TENTATIVE' : 'CONFIRMED',
         title: `${appointment.serviceName} · ${audience === 'CLIENT' ? business.name : client.name}`,
         description: texts.details(params),
         organizer: { name: business.name, email: business.notificationEmail ?? facts.mailFrom },
         attendee: { name: client.name, email: client.email },
-      }),
+      },
       calendarMethod,
     };
   };

@@ -10,14 +10,38 @@ export const CALENDAR_METHODS = ['REQUEST', 'CANCEL'] as const;
 export type CalendarMethod = (typeof CALENDAR_METHODS)[number];
 
 /**
+ * An appointment's calendar event as the outbox stores it: everything its .ics says, in JSON. The
+ * worker writes the .ics (RFC 5545) when it sends, off the request path of the write.
+ */
+export interface CalendarEventData {
+  method: CalendarMethod;
+  /**
+   * The same for every appointment of one reschedule chain, so that a calendar moves (or
+   * removes) the event it already has instead of adding another.
+   */
+  uid: string;
+  /** Grows with every change of the event: the reschedule count, plus one for a cancel. */
+  sequence: number;
+  /** RFC 3339, UTC. */
+  start: string;
+  end: string;
+  status: 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED';
+  title: string;
+  description: string;
+  organizer: { name: string; email: string };
+  attendee: { name: string; email: string | null };
+}
+
+/**
  * The e-mail outbox (D10): one row per message and recipient, written in the transaction of the
- * change it reports and fully rendered there, so the worker only sends what was committed and a
- * mail failure can never undo the change.
+ * change it reports with its text and calendar event as they stand at that change, so the worker
+ * only sends what was committed and a mail failure can never undo the change.
  */
 @Entity({ name: 'outbound_emails' })
 @Check('outbound_emails_kind_check', `kind IN ('APPOINTMENT_BOOKED', 'APPOINTMENT_RESCHEDULED', 'APPOINTMENT_CANCELLED')`)
 @Check('outbound_emails_audience_check', `audience IN ('CLIENT', 'BUSINESS')`)
 @Check('outbound_emails_calendar_method_check', `calendar_method IN ('REQUEST', 'CANCEL')`)
+@Check('outbound_emails_calendar_check', `calendar IS NOT NULL OR calendar_event IS NOT NULL`)
 @Index('outbound_emails_unrelayed_idx', ['createdAt'], { where: 'relayed_at IS NULL' })
 @Index('outbound_emails_appointment_idx', ['appointmentId'])
 export class OutboundEmailEntity {
@@ -53,9 +77,16 @@ export class OutboundEmailEntity {
   @Column({ name: 'body_text', type: 'text' })
   bodyText: string;
 
-  /** The iCalendar attachment (RFC 5545). */
-  @Column({ type: 'text' })
-  calendar: string;
+  /**
+   * The iCalendar attachment (RFC 5545) as rows queued before calendar_event existed hold it;
+   * null in newer rows, whose .ics the worker writes from calendar_event.
+   */
+  @Column({ type: 'text', nullable: true })
+  calendar: string | null;
+
+  /** The calendar event of the attachment. */
+  @Column({ name: 'calendar_event', type: 'jsonb', nullable: true })
+  calendarEvent: CalendarEventData | null;
 
   @Column({ name: 'calendar_method', type: 'text' })
   calendarMethod: CalendarMethod;
