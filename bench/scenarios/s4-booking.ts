@@ -43,6 +43,8 @@ export async function bookingScenario(bench: Bench): Promise<ScenarioReport> {
     ]);
     const race = await raceForOneSlot(bench, api.baseUrl, slots);
     const created = race.statusCounts['201'] ?? 0;
+    const unexpected = Object.keys(race.statusCounts).filter((status) => status !== '201' && status !== '409');
+    if (unexpected.length > 0) bench.log(`  S4 race answered ${unexpected.join(', ')}; the API's last output:\n${api.process.tail()}`);
     const rps = (arm: string) => samples[arm].map((s) => s.rps);
     const report: ScenarioReport = {
       id: 'S4',
