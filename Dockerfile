@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 #
 # One image for the three processes (see docker-compose.yml):
-#   api     node dist/apps/api/src/main.js           (the default CMD)
+#   api     node --max-semi-space-size=16 --max-old-space-size=192 dist/apps/api/src/main.js   (the default CMD;
+#           heap sized for a ~256 MB container, see README "Performance")
 #   worker  node dist/apps/worker/src/main.js
 #   admin   node dist/apps/admin/src/main.js <command>  e.g. `migrate`
 #
@@ -49,4 +50,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:3000/health/live', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-CMD ["node", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "dist/apps/api/src/main.js"]

@@ -9,6 +9,14 @@ import { summarizeProfile, type ProfileSummary } from './profile.js';
 
 export const API_SCRIPT = 'dist/apps/api/src/main.js';
 export const WORKER_SCRIPT = 'dist/apps/worker/src/main.js';
+
+/** The node flags of `npm run start:api` (package.json), so the bench runs the API as operators do. */
+export const API_NODE_FLAGS: string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const command = scripts['start:api'].split(/\s+/);
+  if (command[0] !== 'node' || command.at(-1) !== API_SCRIPT) throw new Error(`start:api is not "node [flags] ${API_SCRIPT}"`);
+  return command.slice(1, -1);
+})();
 /** Raw profiles and other large artefacts: git-ignored. */
 export const ARTEFACTS = join(REPO_ROOT, 'bench', 'results', 'tmp');
 
@@ -93,8 +101,11 @@ export class Bench {
     return { NODE_ENV, LOG_LEVEL, QUEUE_PREFIX, AUTH_CACHE_TTL_MS: '500 (default)', ...extra };
   }
 
-  /** The API as `npm run start:api` runs it; `nodeFlags` only for a candidate setting that is measured beside it. */
-  async startApi(name: string, profiled?: Profiled, nodeFlags: string[] = []): Promise<Service> {
+  /**
+   * The API as `npm run start:api` runs it (its node flags read from that script); `nodeFlags`
+   * replace them for another setting measured beside it.
+   */
+  async startApi(name: string, profiled?: Profiled, nodeFlags: string[] = API_NODE_FLAGS): Promise<Service> {
     const port = await freePort();
     const api = await PinnedProcess.start({
       name,
