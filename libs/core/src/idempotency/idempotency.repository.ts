@@ -26,8 +26,24 @@ export class IdempotencyRepository {
     return rows[0] ?? null;
   }
 
+  /** Plain SQL: every idempotent write runs it, and TypeORM's insert builder costs more CPU than the statement. */
   async insert(record: IdempotencyRecordEntity, manager: EntityManager): Promise<void> {
-    await manager.getRepository(IdempotencyRecordEntity).insert(record);
+    await manager.query(
+      `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body,
+                                        response_content_type, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        record.id,
+        record.apiKeyId,
+        record.idempotencyKey,
+        record.fingerprint,
+        record.responseStatus,
+        record.responseBody,
+        record.responseContentType,
+        record.createdAt,
+        record.expiresAt,
+      ],
+    );
   }
 
   /** Deletes records whose retention ended before `now`; returns how many. */

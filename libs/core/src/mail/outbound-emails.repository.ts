@@ -12,9 +12,47 @@ export class OutboundEmailsRepository {
     return managerFor(this.dataSource, manager).getRepository(OutboundEmailEntity);
   }
 
-  /** Queues e-mails; call it inside the transaction of the change they report. */
+  /**
+   * Queues e-mails; call it inside the transaction of the change they report. Every appointment
+   * write runs it: plain SQL, all rows in one parameter, cheaper than TypeORM's insert builder.
+   */
   async insert(emails: OutboundEmailEntity[], manager?: EntityManager): Promise<void> {
-    if (emails.length > 0) await this.repo(manager).insert(emails);
+    if (emails.length === 0) return;
+    await managerFor(this.dataSource, manager).query(
+      `INSERT INTO outbound_emails (id, business_id, appointment_id, kind, audience, recipient, sender_name, reply_to, subject,
+                                    body_text, calendar, calendar_event, calendar_method, created_at, relayed_at, sent_at,
+                                    attempts, last_error)
+       SELECT id, business_id, appointment_id, kind, audience, recipient, sender_name, reply_to, subject,
+              body_text, calendar, calendar_event, calendar_method, created_at, relayed_at, sent_at, attempts, last_error
+         FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, business_id uuid, appointment_id uuid, kind text, audience text,
+              recipient text, sender_name text, reply_to text, subject text, body_text text, calendar text,
+              calendar_event jsonb, calendar_method text, created_at timestamptz, relayed_at timestamptz,
+              sent_at timestamptz, attempts integer, last_error text)`,
+      [
+        JSON.stringify(
+          emails.map((email) => ({
+            id: email.id,
+            business_id: email.businessId,
+            appointment_id: email.appointmentId,
+            kind: email.kind,
+            audience: email.audience,
+            recipient: email.recipient,
+            sender_name: email.senderName,
+            reply_to: email.replyTo,
+            subject: email.subject,
+            body_text: email.bodyText,
+            calendar: email.calendar,
+            calendar_event: email.calendarEvent,
+            calendar_method: email.calendarMethod,
+            created_at: email.createdAt,
+            relayed_at: email.relayedAt,
+            sent_at: email.sentAt,
+            attempts: email.attempts,
+            last_error: email.lastError,
+          })),
+        ),
+      ],
+    );
   }
 
   /**
