@@ -1,4 +1,5 @@
-import { fitsWorkingHours, type WeeklyHours } from './working-hours.js';
+import { DateTime } from 'luxon';
+import { fitsWorkingHours, workingIntervalOn, type WeeklyHours } from './working-hours.js';
 
 const slot = (startIso: string, minutes: number) => {
   const start = new Date(startIso);
@@ -111,5 +112,19 @@ describe('fitsWorkingHours: America/New_York DST days of 2026', () => {
     expect(fitsWorkingHours(slot('2026-11-01T13:30:00Z', 60), hours, NEW_YORK)).toBe(false);
     expect(fitsWorkingHours(slot('2026-11-01T21:30:00Z', 30), hours, NEW_YORK)).toBe(true);
     expect(fitsWorkingHours(slot('2026-11-01T21:31:00Z', 30), hours, NEW_YORK)).toBe(false);
+  });
+});
+
+describe('workingIntervalOn', () => {
+  it('answers the same instants when asked again (remembered), each time in Dates of its own', () => {
+    const date = DateTime.fromISO('2026-03-29T12:00:00', { zone: 'Europe/Lisbon' });
+    const hours: WeeklyHours = { weekday: 7, startTime: '00:30', endTime: '03:00' };
+    const first = workingIntervalOn(date, hours);
+    // Lisbon springs forward at 01:00 that night: 00:30 WET is 00:30Z, 03:00 WEST is 02:00Z.
+    expect(first).toEqual({ start: new Date('2026-03-29T00:30:00Z'), end: new Date('2026-03-29T02:00:00Z') });
+    first.start.setTime(0);
+    expect(workingIntervalOn(date, hours)).toEqual({ start: new Date('2026-03-29T00:30:00Z'), end: new Date('2026-03-29T02:00:00Z') });
+    // Another zone, the same wall-clock hours: other instants (00:30 CET is 23:30Z the day before).
+    expect(workingIntervalOn(date.setZone('Europe/Madrid', { keepLocalTime: true }), hours).start).toEqual(new Date('2026-03-28T23:30:00Z'));
   });
 });

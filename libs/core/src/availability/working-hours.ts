@@ -34,10 +34,26 @@ function instantsOf(date: DateTime, wallTime: string): DateTime[] {
  * working "01:00–02:00" on the night the clocks go back works both of its 01:30s.
  */
 export function workingIntervalOn(date: DateTime, hours: WeeklyHours): TimeInterval {
-  const starts = instantsOf(date, hours.startTime);
-  const ends = instantsOf(date, hours.endTime);
-  return { start: starts[0].toJSDate(), end: ends[ends.length - 1].toJSDate() };
+  const key = `${date.zoneName}|${date.year}-${date.month}-${date.day}|${hours.startTime}|${hours.endTime}`;
+  let interval = resolvedIntervals.get(key);
+  if (!interval) {
+    const starts = instantsOf(date, hours.startTime);
+    const ends = instantsOf(date, hours.endTime);
+    interval = { start: starts[0].toJSDate(), end: ends[ends.length - 1].toJSDate() };
+    if (resolvedIntervals.size >= RESOLVED_INTERVALS_MAX) resolvedIntervals.clear();
+    resolvedIntervals.set(key, interval);
+  }
+  return { start: new Date(interval.start), end: new Date(interval.end) };
 }
+
+/**
+ * Weekly intervals already resolved to instants, by zone, local date and wall-clock bounds.
+ * Resolving one takes several Intl offset lookups (a tenth of a booking's CPU time in the
+ * benchmark) and its answer never changes while the process runs (the time-zone rules are
+ * loaded once), while bookings keep asking about the same few days. Bounded: emptied when full.
+ */
+const resolvedIntervals = new Map<string, TimeInterval>();
+const RESOLVED_INTERVALS_MAX = 10_000;
 
 /**
  * Whether the slot lies inside ONE of the weekly intervals, read in the business's time zone
