@@ -61,4 +61,37 @@ describe('IdempotencyService', () => {
     const stored = await app.get(DataSource).query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
     expect(stored).toHaveLength(0);
   });
+
+  it('lets a duplicate that waited for the key run the write itself when the first failed, keeping the lock through its refusal', async () => {
+    const service = app.get(IdempotencyService);
+    const request = { apiKeyId, idempotencyKey: randomUUID(), fingerprint: 'POST /x ghi' };
+    const refusal = { status: 409, contentType: 'application/problem+json', body: '{"code":"SLOT_TAKEN"}' };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    const first = service.execute(request, async () => {
+      firstStarted();
+      await gate;
+      throw new Error('boom');
+    });
+    await started;
+    let secondRuns = 0;
+    const second = service.execute(request, () => {
+      secondRuns += 1;
+      return Promise.resolve({ response: refusal, keepWrites: false });
+    });
+    // The second is waiting for the key's lock, not running its write.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(secondRuns).toBe(0);
+    release();
+    await expect(first).rejects.toThrow('boom');
+    expect(await second).toEqual({ response: refusal, replayed: false });
+    expect(secondRuns).toBe(1);
+
+    const third = await service.execute(request, () => Promise.reject(new Error('must replay, not run')));
+    expect(third).toEqual({ response: refusal, replayed: true });
+    const stored = await app.get(DataSource).query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
+    expect(stored).toHaveLength(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { IdempotencyRecordEntity } from '#database/entities/idempotency-record.entity.js';
 import { newId } from '#database/new-id.js';
 import { withAmbientTransaction } from '#database/transaction-context.js';
@@ -81,8 +81,13 @@ export class IdempotencyService {
     write: () => Promise<IdempotentOutcome>,
   ): Promise<{ response: StoredResponse; replayed: boolean }> {
     return this.dataSource.transaction(async (manager) => {
-      await this.lockKey(`${request.apiKeyId}:${request.idempotencyKey}`, manager);
-      const existing = await this.records.takeLive(request.apiKeyId, request.idempotencyKey, manager);
+      const { apiKeyId, idempotencyKey } = request;
+      const lockName = `${apiKeyId}:${idempotencyKey}`;
+      const opened = await this.records.open(apiKeyId, idempotencyKey, lockName, manager);
+      // The lock is nearly always free; only a duplicate in flight costs the bounded wait.
+      const existing = opened.locked
+        ? opened.record
+        : await this.records.waitAndTake(apiKeyId, idempotencyKey, lockName, IDEMPOTENCY_WAIT_MS, manager);
       if (existing) {
         if (existing.fingerprint !== request.fingerprint) {
           throw new DomainError(
@@ -97,10 +102,10 @@ export class IdempotencyService {
       }
 
       // A refused write may have left the transaction aborted (a violated constraint): the
-      // savepoint lets it be undone while the refusal itself is still stored.
-      await manager.query('SAVEPOINT idempotent_write');
+      // savepoint set when the write was opened lets it be undone while the refusal itself is
+      // still stored.
       const outcome = await withAmbientTransaction(manager, write);
-      if (!outcome.keepWrites) await manager.query('ROLLBACK TO SAVEPOINT idempotent_write');
+      if (!outcome.keepWrites) await this.records.undoWrite(manager);
 
       const now = new Date();
       await this.records.insert(
@@ -119,22 +124,5 @@ export class IdempotencyService {
       );
       return { response: outcome.response, replayed: false };
     });
-  }
-
-  /**
-   * Takes the transaction advisory lock of an Idempotency-Key, waiting at most
-   * IDEMPOTENCY_WAIT_MS for a duplicate that holds it. The lock is nearly always free, so one
-   * round trip tries it; only a duplicate in flight costs the bounded wait (lock_timeout set
-   * around it, then back to none for the rest of the transaction).
-   */
-  private async lockKey(lockName: string, manager: EntityManager): Promise<void> {
-    const [{ locked }]: { locked: boolean }[] = await manager.query(
-      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-      [lockName],
-    );
-    if (locked) return;
-    await manager.query(`SET LOCAL lock_timeout = '${IDEMPOTENCY_WAIT_MS}ms'`);
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lockName]);
-    await manager.query('SET LOCAL lock_timeout = 0');
   }
 }
