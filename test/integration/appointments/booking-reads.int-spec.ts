@@ -64,18 +64,55 @@ describe('the slot facts of a booking (one statement)', () => {
 describe('the parties of a booking (one statement)', () => {
   const parties = () => app.get(BookingPartiesRepository);
 
-  it('finds the business, staff member, service and client, each scoped to the business', async () => {
-    const found = await parties().load(salon.businessId, { staffId: salon.staff.rui, serviceId: salon.services.cut, clientId: salon.clients.joao });
-    expect(found).toEqual({
+  it('finds the business, staff member, service and client, each scoped to the business, with the slot facts for the service', async () => {
+    const found = await parties().load(
+      salon.businessId,
+      { staffId: salon.staff.rui, serviceId: salon.services.cut, clientId: salon.clients.joao },
+      at('2035-01-08T09:45:00Z'),
+    );
+    expect(found).toMatchObject({
       business: { name: 'Salão Lisboa', timezone: 'Europe/Lisbon', locale: 'pt-PT', currency: 'EUR', autoConfirm: true, notificationEmail: `desk@${salon.slug}.example` },
       staff: { id: salon.staff.rui, name: 'Rui Alves', active: true },
       service: { id: salon.services.cut, name: 'Corte', durationMin: 30, priceCents: 2500, active: true },
       client: { id: salon.clients.joao, name: 'João Silva', email: salon.clientEmail },
     });
-    const foreign = await parties().load(other.businessId, { staffId: salon.staff.rui, serviceId: salon.services.cut, clientId: salon.clients.joao });
-    expect(foreign).toMatchObject({ staff: null, service: null, client: null });
+    // Cut lasts 30 minutes: 09:45–10:15 overlaps Rui's 10:00 appointment.
+    expect(found.slotFacts.serviceIds).toEqual([salon.services.cut]);
+    expect(found.slotFacts.workingHours).toHaveLength(7);
+    expect(found.slotFacts.appointments).toEqual([interval('2035-01-08T10:00:00Z', '2035-01-08T10:30:00Z')]);
+    const before = await parties().load(
+      salon.businessId,
+      { staffId: salon.staff.rui, serviceId: salon.services.cut, clientId: null },
+      at('2035-01-08T09:30:00Z'),
+    );
+    expect(before.slotFacts.appointments).toEqual([]);
+    // Color lasts 60 minutes: from 09:30 it reaches 10:00–10:30.
+    const longer = await parties().load(
+      salon.businessId,
+      { staffId: salon.staff.rui, serviceId: salon.services.color, clientId: null },
+      at('2035-01-08T09:30:00Z'),
+    );
+    expect(longer.slotFacts.appointments).toHaveLength(1);
+    // Ana's time block, 15:00–16:00, seen from a slot that starts inside it.
+    const blocked = await parties().load(
+      salon.businessId,
+      { staffId: salon.staff.ana, serviceId: salon.services.cut, clientId: null },
+      at('2035-01-08T15:45:00Z'),
+    );
+    expect(blocked.slotFacts.blocks).toEqual([interval('2035-01-08T15:00:00Z', '2035-01-08T16:00:00Z')]);
+
+    const foreign = await parties().load(
+      other.businessId,
+      { staffId: salon.staff.rui, serviceId: salon.services.cut, clientId: salon.clients.joao },
+      at('2035-01-08T09:45:00Z'),
+    );
+    expect(foreign).toMatchObject({ staff: null, service: null, client: null, slotFacts: { workingHours: [], appointments: [] } });
     expect(foreign.business).not.toBeNull();
-    const noClient = await parties().load(salon.businessId, { staffId: salon.staff.bea, serviceId: salon.services.retired, clientId: null });
+    const noClient = await parties().load(
+      salon.businessId,
+      { staffId: salon.staff.bea, serviceId: salon.services.retired, clientId: null },
+      at('2035-01-08T09:45:00Z'),
+    );
     expect(noClient).toMatchObject({ staff: { active: false }, service: { active: false }, client: null });
   });
 });

@@ -93,21 +93,17 @@ export class AppointmentWritesService {
         staffId: input.staffId,
         serviceId: input.serviceId,
         clientId: 'existingId' in clientForm ? clientForm.existingId : null,
-      });
+      }, startsAt);
       const { business, staff, service } = parties;
       if (!business) throw notFound('The business');
       if (!staff) throw notFound('The staff member');
       if (!service) throw notFound('The service');
       const client = 'created' in clientForm ? clientForm.created : parties.client;
       if (!client) throw notFound('The client');
-      await this.availability.assertFree({
-        businessId: ref.businessId,
-        timezone: business.timezone,
-        staff,
-        service,
-        startsAt,
-        durationMin: service.durationMin,
-      });
+      this.availability.assertFreeGiven(
+        { businessId: ref.businessId, timezone: business.timezone, staff, service, startsAt, durationMin: service.durationMin },
+        parties.slotFacts,
+      );
       if ('created' in clientForm) await this.clientsService.insertPrepared(ref, clientForm.created);
 
       const now = new Date();

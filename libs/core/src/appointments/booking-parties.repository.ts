@@ -4,7 +4,9 @@ import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
+import { ACTIVE_APPOINTMENT_STATUSES } from '#database/entities/appointment.entity.js';
 import { managerFor } from '#database/transaction-context.js';
+import { slotFactsOf, slotFactsSelectList, type SlotFactsColumns, type StaffSlotFacts } from '../availability/slot-facts.repository.js';
 
 export type BookingBusiness = Pick<BusinessEntity, 'name' | 'timezone' | 'locale' | 'currency' | 'autoConfirm' | 'notificationEmail'>;
 export type BookingStaff = Pick<StaffEntity, 'id' | 'name' | 'active'>;
@@ -18,6 +20,8 @@ export interface BookingParties {
   service: BookingService | null;
   /** Null also when the booking names no existing client (it creates one). */
   client: BookingClient | null;
+  /** The staff member's availability facts for the service's duration from the start (empty without both). */
+  slotFacts: StaffSlotFacts;
 }
 
 export interface BookingPartyIds {
@@ -26,7 +30,7 @@ export interface BookingPartyIds {
   clientId: string | null;
 }
 
-interface PartiesRow {
+interface PartiesRow extends SlotFactsColumns {
   business_name: string;
   timezone: string;
   locale: string | null;
@@ -46,12 +50,21 @@ interface PartiesRow {
   client_email: string | null;
 }
 
-// Scoped to the business on every join: an id of another business's row finds nothing.
+// Scoped to the business on every join: an id of another business's row finds nothing. The slot
+// ends where the service's duration says, so its facts come with the service in the same query.
 const PARTIES = `
 SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm, b.notification_email,
        s.id AS staff_id, s.name AS staff_name, s.active AS staff_active,
        v.id AS service_id, v.name AS service_name, v.duration_min, v.price_cents, v.active AS service_active,
-       c.id AS client_id, c.name AS client_name, c.email AS client_email
+       c.id AS client_id, c.name AS client_name, c.email AS client_email,
+       ${slotFactsSelectList({
+         businessId: '$1',
+         staffId: '$2',
+         start: '$5::timestamptz',
+         end: "$5::timestamptz + v.duration_min * interval '1 minute'",
+         replacingId: 'NULL',
+         activeStatuses: '$6::text[]',
+       })}
   FROM businesses b
   LEFT JOIN staff s ON s.business_id = b.id AND s.id = $2
   LEFT JOIN services v ON v.business_id = b.id AND v.id = $3
@@ -59,22 +72,26 @@ SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm
  WHERE b.id = $1`;
 
 /**
- * The business, staff member, service and client of a booking, in one round trip: every booking
- * needs all four before it can decide anything.
+ * The business, staff member, service and client of a booking, and the staff member's slot facts,
+ * in one round trip: every booking needs them all before it can decide anything.
  */
+const NO_FACTS: SlotFactsColumns = { working_hours: [], service_ids: [], appointments: [], blocks: [] };
+
 @Injectable()
 export class BookingPartiesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Joins the ambient transaction (managerFor). */
-  async load(businessId: string, ids: BookingPartyIds, manager?: EntityManager): Promise<BookingParties> {
+  async load(businessId: string, ids: BookingPartyIds, startsAt: Date, manager?: EntityManager): Promise<BookingParties> {
     const [row]: (PartiesRow | undefined)[] = await managerFor(this.dataSource, manager).query(PARTIES, [
       businessId,
       ids.staffId,
       ids.serviceId,
       ids.clientId,
+      startsAt,
+      ACTIVE_APPOINTMENT_STATUSES,
     ]);
-    if (!row) return { business: null, staff: null, service: null, client: null };
+    if (!row) return { business: null, staff: null, service: null, client: null, slotFacts: slotFactsOf(NO_FACTS) };
     return {
       business: {
         name: row.business_name,
@@ -96,6 +113,7 @@ export class BookingPartiesRepository {
               active: row.service_active,
             },
       client: row.client_id === null ? null : { id: row.client_id, name: row.client_name, email: row.client_email },
+      slotFacts: slotFactsOf(row),
     };
   }
 }

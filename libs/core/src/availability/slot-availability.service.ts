@@ -3,7 +3,8 @@ import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
 import { DomainError } from '../errors/domain-error.js';
 import { checkSlot, performsService } from './slot-check.js';
-import { SlotFactsRepository } from './slot-facts.repository.js';
+import { SlotFactsRepository, type StaffSlotFacts } from './slot-facts.repository.js';
+import type { TimeInterval } from './time-interval.js';
 
 export interface SlotRequest {
   businessId: string;
@@ -28,19 +29,29 @@ export class SlotAvailabilityService {
   constructor(private readonly facts: SlotFactsRepository) {}
 
   async assertFree(request: SlotRequest, now: Date = new Date()): Promise<void> {
-    const { businessId, staff, service } = request;
-    const slot = { start: request.startsAt, end: new Date(request.startsAt.getTime() + request.durationMin * 60_000) };
-    const { workingHours, serviceIds, appointments, blocks } = await this.facts.load(businessId, staff.id, slot, request.replacingId ?? null);
+    const slot = slotOf(request);
+    const facts = await this.facts.load(request.businessId, request.staff.id, slot, request.replacingId ?? null);
+    this.assertFreeGiven(request, facts, now);
+  }
+
+  /** The same decision on facts already read (a booking reads them with its parties). */
+  assertFreeGiven(request: SlotRequest, facts: StaffSlotFacts, now: Date = new Date()): void {
+    const { staff, service } = request;
     const refusal = checkSlot({
       now,
-      slot,
+      slot: slotOf(request),
       timezone: request.timezone,
       staffActive: staff.active,
-      service: service && { active: service.active, performedByStaff: performsService(serviceIds, service.id) },
-      workingHours,
-      appointments,
-      blocks,
+      service: service && { active: service.active, performedByStaff: performsService(facts.serviceIds, service.id) },
+      workingHours: facts.workingHours,
+      appointments: facts.appointments,
+      blocks: facts.blocks,
     });
     if (refusal) throw new DomainError(refusal.code, refusal.detail);
   }
 }
+
+const slotOf = (request: SlotRequest): TimeInterval => ({
+  start: request.startsAt,
+  end: new Date(request.startsAt.getTime() + request.durationMin * 60_000),
+});

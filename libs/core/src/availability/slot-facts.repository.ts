@@ -16,33 +16,70 @@ export interface StaffSlotFacts {
   blocks: TimeInterval[];
 }
 
-interface SlotFactsRow {
+/** The columns of the slot facts select-list, as pg returns them (JSON, parsed). */
+export interface SlotFactsColumns {
   working_hours: WeeklyHours[];
   service_ids: string[];
   appointments: [number, number][];
   blocks: [number, number][];
 }
 
-// Instants travel as epoch milliseconds: exact for every instant the API can write, and no
-// date-string parsing on the way back.
-const SLOT_FACTS = `
-SELECT
-  COALESCE((SELECT json_agg(json_build_object('weekday', h.weekday, 'startTime', h.start_time, 'endTime', h.end_time))
-              FROM staff_working_hours h WHERE h.business_id = $1 AND h.staff_id = $2), '[]') AS working_hours,
-  COALESCE((SELECT json_agg(l.service_id) FROM staff_services l WHERE l.business_id = $1 AND l.staff_id = $2), '[]') AS service_ids,
-  COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM a.starts_at) * 1000, extract(epoch FROM a.ends_at) * 1000))
-              FROM appointments a
-             WHERE a.business_id = $1 AND a.staff_id = $2 AND a.status = ANY($6::text[])
-               AND a.starts_at < $4 AND a.ends_at > $3 AND a.id IS DISTINCT FROM $5::uuid), '[]') AS appointments,
-  COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM b.starts_at) * 1000, extract(epoch FROM b.ends_at) * 1000))
-              FROM staff_time_blocks b
-             WHERE b.business_id = $1 AND b.staff_id = $2 AND b.starts_at < $4 AND b.ends_at > $3), '[]') AS blocks`;
+/** The SQL (placeholders, or expressions over other columns) the slot facts are read for. */
+export interface SlotFactsOperands {
+  businessId: string;
+  staffId: string;
+  start: string;
+  end: string;
+  /** The appointment a reschedule replaces, or NULL. */
+  replacingId: string;
+  /** A text[] of the statuses that take time. */
+  activeStatuses: string;
+}
+
+/**
+ * The select-list of the slot facts (SlotFactsColumns): for this repository's query and for the
+ * booking's, which reads them with the parties in the same round trip. Its subqueries' aliases
+ * (wh, ss, ap, tb) must not be the enclosing query's: an operand like `b.id` would bind to them.
+ * Instants travel as epoch milliseconds: exact for every instant the API can write, and no
+ * date-string parsing.
+ */
+export const slotFactsSelectList = (o: SlotFactsOperands): string => `
+  COALESCE((SELECT json_agg(json_build_object('weekday', wh.weekday, 'startTime', wh.start_time, 'endTime', wh.end_time))
+              FROM staff_working_hours wh WHERE wh.business_id = ${o.businessId} AND wh.staff_id = ${o.staffId}), '[]') AS working_hours,
+  COALESCE((SELECT json_agg(ss.service_id) FROM staff_services ss
+             WHERE ss.business_id = ${o.businessId} AND ss.staff_id = ${o.staffId}), '[]') AS service_ids,
+  COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM ap.starts_at) * 1000, extract(epoch FROM ap.ends_at) * 1000))
+              FROM appointments ap
+             WHERE ap.business_id = ${o.businessId} AND ap.staff_id = ${o.staffId} AND ap.status = ANY(${o.activeStatuses})
+               AND ap.starts_at < ${o.end} AND ap.ends_at > ${o.start} AND ap.id IS DISTINCT FROM ${o.replacingId}), '[]') AS appointments,
+  COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM tb.starts_at) * 1000, extract(epoch FROM tb.ends_at) * 1000))
+              FROM staff_time_blocks tb
+             WHERE tb.business_id = ${o.businessId} AND tb.staff_id = ${o.staffId}
+               AND tb.starts_at < ${o.end} AND tb.ends_at > ${o.start}), '[]') AS blocks`;
+
+const SLOT_FACTS = `SELECT ${slotFactsSelectList({
+  businessId: '$1',
+  staffId: '$2',
+  start: '$3',
+  end: '$4',
+  replacingId: '$5::uuid',
+  activeStatuses: '$6::text[]',
+})}`;
 
 const interval = ([start, end]: [number, number]): TimeInterval => ({ start: new Date(start), end: new Date(end) });
 
+export function slotFactsOf(row: SlotFactsColumns): StaffSlotFacts {
+  return {
+    workingHours: row.working_hours,
+    serviceIds: row.service_ids,
+    appointments: row.appointments.map(interval),
+    blocks: row.blocks.map(interval),
+  };
+}
+
 /**
- * The availability facts of one staff member around a slot, in one round trip: a booking checks
- * them on every request, so four small queries cost more than their rows.
+ * The availability facts of one staff member around a slot, in one round trip: every booking and
+ * reschedule checks them, so four small queries cost more than their rows.
  */
 @Injectable()
 export class SlotFactsRepository {
@@ -56,7 +93,7 @@ export class SlotFactsRepository {
     replacingId: string | null,
     manager?: EntityManager,
   ): Promise<StaffSlotFacts> {
-    const [row]: SlotFactsRow[] = await managerFor(this.dataSource, manager).query(SLOT_FACTS, [
+    const [row]: SlotFactsColumns[] = await managerFor(this.dataSource, manager).query(SLOT_FACTS, [
       businessId,
       staffId,
       slot.start,
@@ -64,11 +101,6 @@ export class SlotFactsRepository {
       replacingId,
       ACTIVE_APPOINTMENT_STATUSES,
     ]);
-    return {
-      workingHours: row.working_hours,
-      serviceIds: row.service_ids,
-      appointments: row.appointments.map(interval),
-      blocks: row.blocks.map(interval),
-    };
+    return slotFactsOf(row);
   }
 }
