@@ -12,8 +12,10 @@ const MAX_BATCH = 200;
  * The two statements every delivery makes, looking it up before the send and recording its
  * success after, shared between the deliveries under way: each waits at most for the round trip
  * already in flight, and a busy worker pays a few statements per batch instead of two per
- * delivery. One statement in flight per kind keeps the worker from holding more than two of the
- * pool's connections for this.
+ * delivery. The lookup is a read that never waits on a lock, so one in flight is enough; a record
+ * commits (a WAL flush) and may wait on an endpoint row another transaction holds, so two may be
+ * in flight and one slow record does not hold up every delivery behind it. At most three of the
+ * pool's connections go to this.
  */
 @Injectable()
 export class NoticeDeliveryBatches {
@@ -21,12 +23,11 @@ export class NoticeDeliveryBatches {
   private readonly successes: RoundTripBatcher<DeliveredRecord, undefined>;
 
   constructor(deliveries: NoticeDeliveriesRepository) {
-    const options = { maxBatch: MAX_BATCH, maxInFlight: 1 };
-    this.lookups = new RoundTripBatcher((refs) => deliveries.findManyForSending(refs), options);
+    this.lookups = new RoundTripBatcher((refs) => deliveries.findManyForSending(refs), { maxBatch: MAX_BATCH, maxInFlight: 1 });
     this.successes = new RoundTripBatcher(async (records) => {
       await deliveries.recordManyDelivered(records);
       return records.map(() => undefined);
-    }, options);
+    }, { maxBatch: MAX_BATCH, maxInFlight: 2 });
   }
 
   findForSending(ref: DeliveryRef): Promise<DeliveryToSend | null> {
