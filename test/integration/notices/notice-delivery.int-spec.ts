@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { QueueEvents, type Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { buildNoticeBody } from '#core/notices/notice-body.js';
+import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
 import { newId } from '#database/new-id.js';
 import { MAINTENANCE_QUEUE, MaintenanceJob, NOTICES_QUEUE, noticeDeliveryJobId } from '#queue/queues.js';
@@ -281,6 +282,57 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     expect(String(single.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(verifyNotice(rotated.secret, single)).toEqual(next);
     expect(() => verifyNotice(endpoint.secret, single)).toThrow();
+  });
+
+  it('delivers a burst, batched, with exactly one attempt recorded per delivery', async () => {
+    const business = await createBusiness(app);
+    const endpoints = await Promise.all(['/burst-a', '/burst-b'].map((path) => createEndpoint(app, business, receiver.url(path), ['client.created'])));
+    const notices = await Promise.all(Array.from({ length: 40 }, () => recordNotice(app, business)));
+    for (const notice of notices) {
+      for (const endpoint of endpoints) await waitForStatus(notice.id, endpoint.id, 'DELIVERED');
+    }
+    const rows = await db.query<{ attempts: number; recorded: number }[]>(
+      `SELECT d.attempts, (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS recorded
+         FROM notice_deliveries d WHERE d.business_id = $1`,
+      [business.id],
+    );
+    expect(rows).toHaveLength(80);
+    expect(rows.every((row) => row.attempts === 1 && row.recorded === 1)).toBe(true);
+    for (const notice of notices) expect(receiver.withId(notice.id)).toHaveLength(2);
+  });
+
+  it('records a success once however often it is recorded, and drops one whose delivery is gone', async () => {
+    const business = await createBusiness(app);
+    const endpoint = await createEndpoint(app, business, receiver.url('/never'), ['client.created']);
+    const deliveries = app.get(NoticeDeliveriesRepository);
+    const seed = async () => {
+      const notice = buildNoticeBody({ type: 'client.created', businessSlug: business.slug, subjectId: newId(), occurredAt: new Date() });
+      const id = newId();
+      await db.query(`INSERT INTO notices (id, business_id, type, payload, relayed_at) VALUES ($1, $2, $3, $4, now())`, [notice.id, business.id, notice.type, notice]);
+      // Due tomorrow: the sweep leaves it to this test.
+      await db.query(
+        `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at)
+         VALUES ($1, $2, $3, $4, 'PENDING', 0, now() + interval '1 day')`,
+        [id, business.id, notice.id, endpoint.id],
+      );
+      return { id, businessId: business.id, noticeId: notice.id, endpointId: endpoint.id };
+    };
+    const [kept, gone] = [await seed(), await seed()];
+    await db.query('DELETE FROM notices WHERE id = $1', [gone.noticeId]);
+    const record = (delivery: typeof kept) => ({
+      delivery,
+      attempt: { id: newId(), deliveryId: delivery.id, attemptedAt: new Date(), statusCode: 200, durationMs: 3, error: null },
+      deliveredAt: new Date(),
+    });
+    const success = record(kept);
+    await deliveries.recordManyDelivered([success, record(gone)]);
+    await deliveries.recordManyDelivered([success]);
+
+    expect(await deliveryOf(kept.noticeId, endpoint.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+    expect(await attemptsOf(kept.id)).toHaveLength(1);
+    expect(await attemptsOf(gone.id)).toHaveLength(0);
+    const found = await deliveries.findManyForSending([gone, kept, { ...kept, endpointId: newId() }]);
+    expect(found.map((delivery) => delivery?.id ?? null)).toEqual([null, kept.id, null]);
   });
 
   it('queues a committed delivery whose job never reached Redis (the sweep)', async () => {

@@ -140,6 +140,38 @@ describe('outbound address checks at send time', () => {
     }
   });
 
+  it('reuses a connection only to the address just checked: a name re-pointed elsewhere connects anew', async () => {
+    const hits: string[] = [];
+    const listen = async (host: string, port: number) => {
+      const server = createHttpServer((req, res) => {
+        hits.push(host);
+        req.resume();
+        res.end('ok');
+      });
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return server;
+    };
+    const first = await listen('127.0.0.1', 0);
+    const port = (first.address() as AddressInfo).port;
+    const second = await listen('127.0.0.2', port);
+    const repointed: Record<string, ResolvedAddress[]> = { 'flip.test': [{ address: '127.0.0.1', family: 4 }] };
+    const flipping = sender(lenient, NOTICE_SEND_LIMITS_D9, (hostname) => Promise.resolve(repointed[hostname] ?? []));
+    try {
+      const url = `http://flip.test:${port}/hook`;
+      expect((await flipping.send({ ...notice, url })).delivered).toBe(true);
+      expect((await flipping.send({ ...notice, url })).delivered).toBe(true);
+      repointed['flip.test'] = [{ address: '127.0.0.2', family: 4 }];
+      expect((await flipping.send({ ...notice, url })).delivered).toBe(true);
+      expect(hits).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.2']);
+    } finally {
+      await flipping.onApplicationShutdown();
+      for (const server of [first, second]) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
   it('never follows a redirect, even to an address that would be allowed', async () => {
     for (const status of [301, 302, 303, 307, 308]) {
       const redirector = await NoticeReceiver.start(() => ({ status, headers: { location: `http://127.0.0.1:${port}/internal` } }));

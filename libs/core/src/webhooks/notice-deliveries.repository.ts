@@ -66,6 +66,18 @@ interface DeliveryListRow extends Omit<DeliveryListItem, 'lastAttempt'> {
 export type NewDelivery = Omit<NoticeDeliveryEntity, 'notice' | 'endpoint'>;
 export type NewAttempt = Omit<DeliveryAttemptEntity, 'delivery'>;
 
+/** A successful attempt to record: which delivery, the attempt, and when it was delivered. */
+export interface DeliveredRecord {
+  delivery: DeliveryRef & { id: string };
+  attempt: NewAttempt;
+  deliveredAt: Date;
+}
+
+/** Matches a row to the ref it was asked for (ids as PostgreSQL prints them). */
+function refKey(ref: Pick<DeliveryRef, 'noticeId' | 'endpointId'>): string {
+  return `${ref.noticeId.toLowerCase()}.${ref.endpointId.toLowerCase()}`;
+}
+
 export interface DeliveryUpdate {
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
@@ -78,82 +90,116 @@ export class NoticeDeliveriesRepository {
 
   /**
    * Inserts deliveries, skipping any that exist (one per notice and endpoint), and returns the
-   * ones inserted.
+   * ones inserted. One array per column, so the statement is the same whatever the batch size and
+   * costs no query building per row (the relay inserts up to hundreds at a time).
    */
   async insertMany(deliveries: readonly NewDelivery[], manager: EntityManager): Promise<DeliveryRef[]> {
     if (deliveries.length === 0) return [];
-    const result = await manager
-      .createQueryBuilder()
-      .insert()
-      .into(NoticeDeliveryEntity)
-      .values([...deliveries])
-      .orIgnore()
-      .returning('business_id, notice_id, endpoint_id')
-      .execute();
-    const rows = result.raw as { business_id: string; notice_id: string; endpoint_id: string }[];
+    const column = <T>(pick: (delivery: NewDelivery) => T): T[] => deliveries.map(pick);
+    const rows: { business_id: string; notice_id: string; endpoint_id: string }[] = await manager.query(
+      `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at, delivered_at, created_at, updated_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[])
+       ON CONFLICT DO NOTHING
+       RETURNING business_id, notice_id, endpoint_id`,
+      [
+        column((d) => d.id),
+        column((d) => d.businessId),
+        column((d) => d.noticeId),
+        column((d) => d.endpointId),
+        column((d) => d.status),
+        column((d) => d.attempts),
+        column((d) => d.nextAttemptAt),
+        column((d) => d.deliveredAt),
+        column((d) => d.createdAt),
+        column((d) => d.updatedAt),
+      ],
+    );
     return rows.map((row) => ({ businessId: row.business_id, noticeId: row.notice_id, endpointId: row.endpoint_id }));
   }
 
-  async findForSending(businessId: string, noticeId: string, endpointId: string): Promise<DeliveryToSend | null> {
+  /**
+   * The deliveries to send, with their notice's body and their endpoint's address and secrets, in
+   * one round trip however many: the answer at each index is that ref's delivery, or null when it
+   * no longer exists.
+   */
+  async findManyForSending(refs: readonly DeliveryRef[]): Promise<(DeliveryToSend | null)[]> {
+    if (refs.length === 0) return [];
     const rows: (Omit<DeliveryToSend, 'endpoint'> & DeliveryToSend['endpoint'])[] = await this.dataSource.query(
       `SELECT d.id, d.business_id AS "businessId", d.notice_id AS "noticeId", d.endpoint_id AS "endpointId",
               d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload, e.url, e.secret, e.previous_secret AS "previousSecret",
               e.previous_secret_expires_at AS "previousSecretExpiresAt", e.enabled, e.disabled_reason AS "disabledReason"
-         FROM notice_deliveries d
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS ref(business_id, notice_id, endpoint_id)
+         JOIN notice_deliveries d ON d.business_id = ref.business_id AND d.notice_id = ref.notice_id AND d.endpoint_id = ref.endpoint_id
          JOIN notices n ON n.id = d.notice_id
-         JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.business_id = $1 AND d.notice_id = $2 AND d.endpoint_id = $3`,
-      [businessId, noticeId, endpointId],
+         JOIN webhook_endpoints e ON e.id = d.endpoint_id`,
+      [refs.map((ref) => ref.businessId), refs.map((ref) => ref.noticeId), refs.map((ref) => ref.endpointId)],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      businessId: row.businessId,
-      noticeId: row.noticeId,
-      endpointId: row.endpointId,
-      status: row.status,
-      attempts: row.attempts,
-      nextAttemptAt: row.nextAttemptAt,
-      payload: row.payload,
-      endpoint: {
-        url: row.url,
-        secret: row.secret,
-        previousSecret: row.previousSecret,
-        previousSecretExpiresAt: row.previousSecretExpiresAt,
-        enabled: row.enabled,
-        disabledReason: row.disabledReason,
-      },
-    };
+    const found = new Map(rows.map((row) => [refKey(row), row]));
+    return refs.map((ref) => {
+      const row = found.get(refKey(ref));
+      if (!row) return null;
+      return {
+        id: row.id,
+        businessId: row.businessId,
+        noticeId: row.noticeId,
+        endpointId: row.endpointId,
+        status: row.status,
+        attempts: row.attempts,
+        nextAttemptAt: row.nextAttemptAt,
+        payload: row.payload,
+        endpoint: {
+          url: row.url,
+          secret: row.secret,
+          previousSecret: row.previousSecret,
+          previousSecretExpiresAt: row.previousSecretExpiresAt,
+          enabled: row.enabled,
+          disabledReason: row.disabledReason,
+        },
+      };
+    });
   }
 
   /**
-   * A successful attempt in one statement: the attempt row, the delivery DELIVERED, and the
-   * endpoint's run of failures (if one was going) ended. A single statement is atomic without a
-   * transaction, so a success costs one round trip.
+   * Successful attempts, in one statement however many: each attempt row, its delivery DELIVERED,
+   * and its endpoint's run of failures (if one was going) ended. A single statement is atomic
+   * without a transaction. Repeating an attempt (same id) changes nothing, so a batch whose
+   * answer was lost can be recorded again; an attempt whose delivery is gone (purged) is dropped.
    */
-  async recordDelivered(delivery: DeliveryRef & { id: string }, attempt: NewAttempt, deliveredAt: Date): Promise<void> {
+  async recordManyDelivered(records: readonly DeliveredRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const column = <T>(pick: (record: DeliveredRecord) => T): T[] => records.map(pick);
     await this.dataSource.query(
-      `WITH attempt AS (
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::timestamptz[])
+             AS t(attempt_id, delivery_id, business_id, endpoint_id, attempted_at, status_code, duration_ms, error, delivered_at)
+       ), attempt AS (
          INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error)
-         VALUES ($3, $2, $4, $5, $6, $7)
+         SELECT i.attempt_id, i.delivery_id, i.attempted_at, i.status_code, i.duration_ms, i.error
+           FROM input i JOIN notice_deliveries d ON d.business_id = i.business_id AND d.id = i.delivery_id
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id, delivery_id
+       ), per_delivery AS (
+         SELECT a.delivery_id, count(*)::int AS made, max(i.delivered_at) AS delivered_at
+           FROM attempt a JOIN input i ON i.attempt_id = a.id
+          GROUP BY a.delivery_id
        ), delivered AS (
-         UPDATE notice_deliveries
-            SET attempts = attempts + 1, status = 'DELIVERED', next_attempt_at = NULL, delivered_at = $8, updated_at = now()
-          WHERE business_id = $1 AND id = $2
+         UPDATE notice_deliveries d
+            SET attempts = d.attempts + p.made, status = 'DELIVERED', next_attempt_at = NULL, delivered_at = p.delivered_at, updated_at = now()
+           FROM per_delivery p
+          WHERE d.id = p.delivery_id
        )
        UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
-        WHERE business_id = $1 AND id = $9 AND failing_since IS NOT NULL`,
+        WHERE (business_id, id) IN (SELECT business_id, endpoint_id FROM input) AND failing_since IS NOT NULL`,
       [
-        delivery.businessId,
-        delivery.id,
-        attempt.id,
-        attempt.attemptedAt,
-        attempt.statusCode,
-        attempt.durationMs,
-        attempt.error,
-        deliveredAt,
-        delivery.endpointId,
+        column((r) => r.attempt.id),
+        column((r) => r.delivery.id),
+        column((r) => r.delivery.businessId),
+        column((r) => r.delivery.endpointId),
+        column((r) => r.attempt.attemptedAt),
+        column((r) => r.attempt.statusCode),
+        column((r) => r.attempt.durationMs),
+        column((r) => r.attempt.error),
+        column((r) => r.deliveredAt),
       ],
     );
   }

@@ -5,6 +5,7 @@ import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from '#queue/retry-schedule.js';
 import { checkNoticeBody } from '../notices/notice-body.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
+import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeSender, type SendResult } from './notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { activeSecrets, signNotice } from './webhook-signature.js';
@@ -53,12 +54,13 @@ export class NoticeDeliveryService {
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly deliveries: NoticeDeliveriesRepository,
+    private readonly batches: NoticeDeliveryBatches,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly sender: NoticeSender,
   ) {}
 
   async deliver(ref: DeliveryRef): Promise<DeliveryOutcome> {
-    const delivery = await this.deliveries.findForSending(ref.businessId, ref.noticeId, ref.endpointId);
+    const delivery = await this.batches.findForSending(ref);
     if (!delivery) return { kind: 'skipped', reason: 'the delivery no longer exists' };
     if (delivery.status !== 'PENDING') return { kind: 'skipped', reason: `the delivery is ${delivery.status}` };
     // The schedule is the database's: a job never makes an attempt come sooner than it says.
@@ -85,8 +87,8 @@ export class NoticeDeliveryService {
       signature: signNotice({ id: delivery.noticeId, timestamp, body, secrets: activeSecrets(delivery.endpoint, attemptedAt) }),
     });
     if (result.delivered && result.statusCode !== null) {
-      // The common case, in one statement: one round trip, atomic without a transaction.
-      await this.deliveries.recordDelivered(delivery, this.attemptRow(delivery, { attemptedAt, result }), new Date());
+      // The common case, in one statement shared with the other successes of the moment.
+      await this.batches.recordDelivered({ delivery, attempt: this.attemptRow(delivery, { attemptedAt, result }), deliveredAt: new Date() });
       return { kind: 'delivered', statusCode: result.statusCode };
     }
     return this.dataSource.transaction((manager) => this.settleFailure(delivery, { attemptedAt, result }, manager));

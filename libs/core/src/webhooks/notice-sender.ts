@@ -1,8 +1,8 @@
-import type { LookupFunction } from 'node:net';
-import { Inject, Injectable } from '@nestjs/common';
-import { Agent, request } from 'undici';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { request } from 'undici';
 import { AppConfig } from '#config/app-config.js';
-import { resolveDeliveryTarget, type HostLookup, type ResolvedAddress } from './delivery-target.js';
+import { resolveDeliveryTarget, type HostLookup } from './delivery-target.js';
+import { PinnedDispatchers } from './pinned-dispatchers.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** The resolver the sender uses; a token so that tests can answer for names they invent. */
@@ -52,14 +52,6 @@ const USER_AGENT = 'business-scheduling-notices/1.2.0';
 /** How much of a failed answer is kept in the attempt's error, for whoever investigates it. */
 const ERROR_EXCERPT_CHARS = 200;
 
-/** Makes the connection go to the address already checked, whatever the name resolves to now. */
-function pinnedLookup(target: ResolvedAddress): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-}
-
 /** Reads at most `limit` bytes of a body; stopping early destroys the stream (and the connection). */
 async function readAtMost(body: AsyncIterable<Buffer>, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -97,12 +89,21 @@ function header(value: string | string[] | undefined): string | undefined {
  * is a failed attempt like any other non-2xx. Never throws: every outcome is a SendResult.
  */
 @Injectable()
-export class NoticeSender {
+export class NoticeSender implements OnApplicationShutdown {
+  private readonly dispatchers: PinnedDispatchers;
+
   constructor(
     private readonly config: AppConfig,
     @Inject(HOST_LOOKUP) private readonly lookup: HostLookup,
     @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
-  ) {}
+  ) {
+    this.dispatchers = new PinnedDispatchers(limits.connectTimeoutMs);
+  }
+
+  /** After the worker's drain: no attempt is under way any more, only idle connections are left. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.dispatchers.close();
+  }
 
   async send(notice: OutgoingNotice): Promise<SendResult> {
     const started = performance.now();
@@ -123,19 +124,13 @@ export class NoticeSender {
     if (!target.ok) return failed(null, `not sent: ${target.reason}`);
 
     const remaining = Math.max(1, this.limits.totalTimeoutMs - elapsed());
-    // One connection per attempt: the address is checked before every send, and nothing is reused.
-    const agent = new Agent({
-      connect: { timeout: this.limits.connectTimeoutMs, lookup: pinnedLookup(target.address) },
-      connections: 1,
-      pipelining: 0,
-      headersTimeout: remaining,
-      bodyTimeout: remaining,
-    });
     try {
       const response = await request(target.url, {
         method: 'POST',
-        dispatcher: agent,
+        dispatcher: this.dispatchers.for(target.address),
         signal: AbortSignal.timeout(remaining),
+        headersTimeout: remaining,
+        bodyTimeout: remaining,
         headers: {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
@@ -166,8 +161,6 @@ export class NoticeSender {
       return failed(statusCode, `HTTP ${statusCode}${said === '' ? '' : `: ${said}`}`, retryAfterMs);
     } catch (error) {
       return failed(null, describeError(error));
-    } finally {
-      await agent.destroy();
     }
   }
 }

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { WEBHOOK_SECRET_PREFIX } from './webhook-secret.js';
 
 /**
@@ -9,6 +9,24 @@ export function webhookSecretKey(secret: string): Buffer {
   const encoded = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret;
   const key = Buffer.from(encoded, 'base64');
   if (key.length === 0) throw new Error('A webhook secret must be whsec_ followed by base64.');
+  return key;
+}
+
+/** Secrets whose HMAC keys are kept; more than any worker signs for at once, and cheap to rebuild. */
+const MAX_KEPT_KEYS = 1_000;
+const keptKeys = new Map<string, KeyObject>();
+
+/**
+ * The secret's HMAC key as a KeyObject, kept between notices: node turns a Buffer key into a key
+ * object on every createHmac, which costs several times the HMAC of a notice.
+ */
+function signingKey(secret: string): KeyObject {
+  let key = keptKeys.get(secret);
+  if (!key) {
+    if (keptKeys.size >= MAX_KEPT_KEYS) keptKeys.clear();
+    key = createSecretKey(webhookSecretKey(secret));
+    keptKeys.set(secret, key);
+  }
   return key;
 }
 
@@ -30,7 +48,7 @@ export interface SignatureInput {
 export function signNotice(input: SignatureInput): string {
   const content = `${input.id}.${input.timestamp}.${input.body}`;
   return input.secrets
-    .map((secret) => `v1,${createHmac('sha256', webhookSecretKey(secret)).update(content, 'utf8').digest('base64')}`)
+    .map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(content, 'utf8').digest('base64')}`)
     .join(' ');
 }
 

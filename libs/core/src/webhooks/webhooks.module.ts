@@ -3,6 +3,7 @@ import { BusinessesModule } from '../businesses/businesses.module.js';
 import { NoticesModule } from '../notices/notices.module.js';
 import { systemLookup } from './delivery-target.js';
 import { NoticeDeliveriesRepository } from './notice-deliveries.repository.js';
+import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeDeliveryService } from './notice-delivery.service.js';
 import { NoticeRelayService } from './notice-relay.service.js';
 import { HOST_LOOKUP, NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './notice-sender.js';
@@ -16,6 +17,7 @@ import { WebhooksService } from './webhooks.service.js';
     { provide: NOTICE_SEND_LIMITS, useValue: NOTICE_SEND_LIMITS_D9 },
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,
+    NoticeDeliveryBatches,
     NoticeSender,
     NoticeRelayService,
     NoticeDeliveryService,
