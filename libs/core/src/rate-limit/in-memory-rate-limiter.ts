@@ -52,6 +52,16 @@ export class InMemoryRateLimiter {
     return toDecision(this.policy, allowed, this.policy.limit - log.length, msUntilOldestExpires);
   }
 
+  /**
+   * Records an admission decided elsewhere (by the shared Redis limiter), so that if this limiter
+   * has to take over it knows what this instance already admitted in the window.
+   */
+  recordAdmission(subject: string): void {
+    const now = this.clock();
+    const log = this.touch(subject, now);
+    if (log.length < this.policy.limit) log.push(now);
+  }
+
   /** Number of subjects currently tracked; exposed for tests and metrics. */
   get size(): number {
     return this.logs.size;

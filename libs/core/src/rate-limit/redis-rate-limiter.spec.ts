@@ -1,3 +1,4 @@
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { jest } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from './redis-rate-limiter.js';
@@ -108,6 +109,51 @@ describe('RedisRateLimiter (stubbed Redis)', () => {
     now = 1000;
     expect(await limiter.consume('key-1')).toMatchObject({ allowed: true, remaining: 1 });
     expect(stub.evalsha).toHaveBeenCalledTimes(2);
+  });
+
+  it("counts this instance's admissions through Redis when Redis fails mid-window: no fresh window for the key", async () => {
+    const { stub, redis } = stubRedis();
+    stub.evalsha.mockResolvedValueOnce([1, 1, 60_000]).mockResolvedValueOnce([1, 0, 60_000]).mockRejectedValue(new Error('ECONNREFUSED'));
+    const limiter = new RedisRateLimiter(redis, policy, logger, 'rl:', options);
+
+    const allowed = [];
+    for (let i = 0; i < 3; i++) allowed.push((await limiter.consume('key-1')).allowed);
+
+    expect(allowed).toEqual([true, true, false]);
+    expect(logger.error).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes a reply already received over a timeout that fired while the event loop was busy', async () => {
+    // A real socket, because the order that matters is the event loop's: the timers phase (the
+    // timeout) comes before the poll phase that reads a reply already in the socket's buffer.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const peer = await accepted;
+    try {
+      const { stub, redis } = stubRedis();
+      stub.evalsha.mockImplementation(() => {
+        client.write('reply');
+        return new Promise((resolve) => peer.once('data', () => resolve([1, 1, 60_000])));
+      });
+      const limiter = new RedisRateLimiter(redis, policy, logger, 'rl:', options);
+      // From the check phase: the next turn of the loop starts with its timers.
+      await new Promise((resolve) => setImmediate(resolve));
+
+      const decision = limiter.consume('key-1');
+      const busyUntil = performance.now() + 3 * (options.timeoutMs ?? 0);
+      while (performance.now() < busyUntil) {
+        // the event loop is blocked past the timeout, while the reply arrives
+      }
+
+      expect(await decision).toMatchObject({ allowed: true, remaining: 1 });
+      expect(logger.error).not.toHaveBeenCalled();
+    } finally {
+      client.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('rejects an invalid policy at construction', () => {

@@ -69,6 +69,9 @@ export class RedisRateLimiter {
     if (this.clock() >= this.redisRetryAt) {
       try {
         const [allowed, remaining, resetMs] = await this.runScript(subject);
+        // The fallback shadows this instance's admissions: should Redis fail mid-window, it
+        // carries on from them instead of granting the key a whole new window's worth.
+        if (allowed === 1) this.fallback.recordAdmission(subject);
         return toDecision(this.policy, allowed === 1, remaining, resetMs);
       } catch (error) {
         this.redisRetryAt = this.clock() + this.failureCooldownMs;
@@ -80,8 +83,11 @@ export class RedisRateLimiter {
 
   private async runScript(subject: string): Promise<ScriptReply> {
     let timer: NodeJS.Timeout | undefined;
+    // The timer fires in the event loop's timers phase, before the poll phase reads sockets: on a
+    // loop busy for longer than the timeout (a flood of requests), a reply already received would
+    // lose to it. setImmediate runs after the poll phase, so such a reply is read first.
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no reply within ${this.timeoutMs} ms`)), this.timeoutMs);
+      timer = setTimeout(() => setImmediate(() => reject(new Error(`no reply within ${this.timeoutMs} ms`))), this.timeoutMs);
     });
     try {
       // A reply arriving after the timeout still recorded its admission in Redis; that only
