@@ -4,9 +4,11 @@ import { loadArm, type ArmSample } from '../harness/load.js';
 import { meRequests } from './s1-me.js';
 
 /**
- * H0, first of all: raw node:http answering a constant, loaded like every other arm. The server
- * must use its whole core (CPU share near 1) for the other arms to be limited by the app and not
- * by the load generator; its rate is the most one Node process gets from this machine.
+ * H0, first of all: raw node:http answering a constant, loaded like every other arm. One of the
+ * two cores must be saturated (the server's or the generator's): otherwise something else on the
+ * machine took them, and every figure of the run is suspect. Its rate is the most this harness
+ * measures; when the generator's core is the saturated one, a raw arm near that rate (S1's) is a
+ * lower bound, while the arms of the API, at a twentieth of it, stay limited by the API.
  */
 export async function harnessCheck(bench: Bench, hello: Service): Promise<ScenarioReport> {
   const arm = loadArm('raw node:http', hello, bench.options.connections, meRequests(bench));
@@ -22,7 +24,11 @@ export async function harnessCheck(bench: Bench, hello: Service): Promise<Scenar
     method: 'node:http answering a constant on the app core; autocannon on the other core, 50 connections, no pipelining.',
     figures: [
       figure('H0', 'hello throughput', 'req/s', samples.map((s) => s.rps)),
-      figure('H0', 'hello server CPU share (1 = its core saturated)', 'share', samples.map((s) => s.appCpuShare), { op: '>=', value: 0.9 }),
+      figure('H0', 'busier core: server or generator CPU share (1 = saturated)', 'share', samples.map((s) => Math.max(s.appCpuShare, s.generatorCpuShare)), {
+        op: '>=',
+        value: 0.9,
+      }),
+      figure('H0', 'hello server CPU share', 'share', samples.map((s) => s.appCpuShare)),
       figure('H0', 'load generator CPU share', 'share', samples.map((s) => s.generatorCpuShare)),
       figure('H0', 'hello CPU per request', 'µs', samples.map((s) => s.cpuUsPerRequest)),
     ],
