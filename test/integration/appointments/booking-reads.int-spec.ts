@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigModule } from '#config/config.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BookingPartiesRepository } from '#core/appointments/booking-parties.repository.js';
-import { SlotFactsRepository } from '#core/availability/slot-facts.repository.js';
+import { SLOT_FACTS, SlotFactsRepository } from '#core/availability/slot-facts.repository.js';
+import { DataSource } from 'typeorm';
 import { DatabaseModule } from '#database/database.module.js';
 import { loadBookingFixture, type BookingFixture } from '../../factories/booking-fixture.js';
 import { testConfig } from '../../utils/test-config.js';
@@ -58,6 +59,22 @@ describe('the slot facts of a booking (one statement)', () => {
     expect(rui.appointments).toEqual([slot]);
     const foreign = await facts().load(other.businessId, salon.staff.ana, slot, null);
     expect(foreign).toEqual({ workingHours: [], serviceIds: [], appointments: [], blocks: [] });
+  });
+  it("searches the staff member's active appointments by interval in the exclusion index, not all of them", async () => {
+    const plan = await app.get(DataSource).transaction(async (manager) => {
+      // The test data is small enough for any scan: only the index that can serve the query counts here.
+      await manager.query('SET LOCAL enable_seqscan = off');
+      await manager.query('SET LOCAL enable_bitmapscan = off');
+      const rows: { 'QUERY PLAN': unknown }[] = await manager.query(`EXPLAIN (FORMAT JSON) ${SLOT_FACTS}`, [
+        salon.businessId,
+        salon.staff.ana,
+        at('2035-01-08T10:00:00Z'),
+        at('2035-01-08T10:30:00Z'),
+        null,
+      ]);
+      return JSON.stringify(rows[0]['QUERY PLAN']);
+    });
+    expect(plan).toMatch(/"Index Name":"appointments_no_overlap"[^}]*"Index Cond":"[^"]*&&/);
   });
 });
 

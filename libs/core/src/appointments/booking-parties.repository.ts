@@ -4,7 +4,6 @@ import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
-import { ACTIVE_APPOINTMENT_STATUSES } from '#database/entities/appointment.entity.js';
 import { managerFor } from '#database/transaction-context.js';
 import { slotFactsOf, slotFactsSelectList, type SlotFactsColumns, type StaffSlotFacts } from '../availability/slot-facts.repository.js';
 
@@ -63,7 +62,6 @@ SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm
          start: '$5::timestamptz',
          end: "$5::timestamptz + v.duration_min * interval '1 minute'",
          replacingId: 'NULL',
-         activeStatuses: '$6::text[]',
        })}
   FROM businesses b
   LEFT JOIN staff s ON s.business_id = b.id AND s.id = $2
@@ -89,7 +87,6 @@ export class BookingPartiesRepository {
       ids.serviceId,
       ids.clientId,
       startsAt,
-      ACTIVE_APPOINTMENT_STATUSES,
     ]);
     if (!row) return { business: null, staff: null, service: null, client: null, slotFacts: slotFactsOf(NO_FACTS) };
     return {
