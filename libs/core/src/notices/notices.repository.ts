@@ -3,7 +3,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { NoticeEntity } from '#database/entities/notice.entity.js';
 import { managerFor } from '#database/transaction-context.js';
 import { checkNoticeBody, type NoticeBody } from './notice-body.js';
+import { markNoticesRecorded } from './notice-commit.subscriber.js';
 import { NOTICE_CHANNEL } from './notice-channel.js';
+import { RelayWakeup } from './relay-wakeup.js';
 
 /** A notice the relay has claimed: what it needs to find the subscribed endpoints. */
 export interface ClaimedNotice {
@@ -14,20 +16,28 @@ export interface ClaimedNotice {
 
 @Injectable()
 export class NoticesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly wakeup: RelayWakeup,
+  ) {}
 
   /**
    * Records a notice in the outbox; call it inside the transaction of the change it reports.
-   * The body must be exactly D9's (checkNoticeBody throws otherwise, failing the write), and the
-   * relay is woken when the transaction commits: the NOTIFY rides on the INSERT, one round trip.
+   * The body must be exactly D9's (checkNoticeBody throws otherwise, failing the write). The relay
+   * is woken once the transaction commits (RelayWakeup: not by a NOTIFY inside it), or at once
+   * when there is no transaction.
    */
   async record(businessId: string, body: NoticeBody, manager?: EntityManager): Promise<void> {
     const payload = checkNoticeBody(body);
-    await managerFor(this.dataSource, manager).query(
-      `WITH recorded AS (INSERT INTO notices (id, business_id, type, payload) VALUES ($1, $2, $3, $4::jsonb) RETURNING id)
-       SELECT pg_notify($5, '') FROM recorded`,
-      [payload.id, businessId, payload.type, JSON.stringify(payload), NOTICE_CHANNEL],
-    );
+    const writer = managerFor(this.dataSource, manager);
+    await writer.query('INSERT INTO notices (id, business_id, type, payload) VALUES ($1, $2, $3, $4::jsonb)', [
+      payload.id,
+      businessId,
+      payload.type,
+      JSON.stringify(payload),
+    ]);
+    if (writer.queryRunner?.isTransactionActive) markNoticesRecorded(writer.queryRunner);
+    else this.wakeup.request();
   }
 
   /**

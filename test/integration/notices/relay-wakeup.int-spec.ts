@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { AdminModule } from '#admin/admin.module.js';
+import { buildNoticeBody } from '#core/notices/notice-body.js';
+import { NOTICE_CHANNEL } from '#core/notices/notice-channel.js';
+import { NoticesRepository } from '#core/notices/notices.repository.js';
+import { withAmbientTransaction } from '#database/transaction-context.js';
+import { createBusiness, type TestBusiness } from '../../utils/notice-setup.js';
+import { testConfig } from '../../utils/test-config.js';
+
+/**
+ * The relay's wake-up: a NOTIFY sent after the commit of a transaction that recorded notices, in
+ * a transaction of its own (a NOTIFY inside the write would make every such commit wait for the
+ * previous one), and none for a transaction that rolled back.
+ */
+let app: INestApplicationContext;
+let db: DataSource;
+let listener: pg.Client;
+let business: TestBusiness;
+const wakeups: number[] = [];
+
+beforeAll(async () => {
+  const config = testConfig();
+  app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
+  db = app.get(DataSource);
+  business = await createBusiness(app);
+  listener = new pg.Client({ connectionString: config.DATABASE_URL });
+  await listener.connect();
+  listener.on('notification', () => wakeups.push(performance.now()));
+  await listener.query(`LISTEN ${NOTICE_CHANNEL}`);
+});
+afterAll(async () => {
+  await listener.end();
+  await app.close();
+});
+beforeEach(() => {
+  wakeups.length = 0;
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+const notice = () => buildNoticeBody({ type: 'client.created', businessSlug: business.slug, subjectId: randomUUID(), occurredAt: new Date() });
+const unrelayed = async (id: string) => (await db.query('SELECT 1 FROM notices WHERE id = $1', [id])).length;
+
+describe('the relay wake-up', () => {
+  it('comes after the commit of a transaction that recorded a notice, and not from inside it', async () => {
+    const notices = app.get(NoticesRepository);
+    const body = notice();
+    let committedAt: number;
+    const statements: string[] = [];
+    await db.transaction(async (manager) => {
+      const query = jest.spyOn(manager.queryRunner!, 'query');
+      await withAmbientTransaction(manager, () => notices.record(business.id, body));
+      statements.push(...query.mock.calls.map(([sql]) => sql));
+      query.mockRestore();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(wakeups).toHaveLength(0);
+    });
+    committedAt = performance.now();
+    // No NOTIFY inside the write: its commit takes no notify lock.
+    expect(statements.join('\n')).not.toMatch(/notify/i);
+    expect(statements).toHaveLength(1);
+    await settle();
+    expect(await unrelayed(body.id)).toBe(1);
+    expect(wakeups.length).toBeGreaterThanOrEqual(1);
+    expect(wakeups[0]).toBeGreaterThanOrEqual(committedAt - 5);
+  });
+
+  it('is not sent for a transaction that rolled back', async () => {
+    const notices = app.get(NoticesRepository);
+    const body = notice();
+    await expect(
+      db.transaction(async (manager) => {
+        await withAmbientTransaction(manager, () => notices.record(business.id, body));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    await settle();
+    expect(await unrelayed(body.id)).toBe(0);
+    expect(wakeups).toHaveLength(0);
+  });
+
+  it('answers a burst of commits with fewer NOTIFYs, the last one after the last commit', async () => {
+    const notices = app.get(NoticesRepository);
+    const commits = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        await db.transaction((manager) => withAmbientTransaction(manager, () => notices.record(business.id, notice())));
+        return performance.now();
+      }),
+    );
+    await settle();
+    expect(wakeups.length).toBeGreaterThanOrEqual(1);
+    expect(wakeups.length).toBeLessThanOrEqual(30);
+    expect(Math.max(...wakeups)).toBeGreaterThanOrEqual(Math.max(...commits) - 5);
+  });
+
+  it('is sent at once for a notice recorded outside a transaction', async () => {
+    await app.get(NoticesRepository).record(business.id, notice());
+    await settle();
+    expect(wakeups.length).toBeGreaterThanOrEqual(1);
+  });
+});
