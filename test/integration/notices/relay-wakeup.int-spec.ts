@@ -49,7 +49,6 @@ describe('the relay wake-up', () => {
   it('comes after the commit of a transaction that recorded a notice, and not from inside it', async () => {
     const notices = app.get(NoticesRepository);
     const body = notice();
-    let committedAt: number;
     const statements: string[] = [];
     await db.transaction(async (manager) => {
       const query = jest.spyOn(manager.queryRunner!, 'query');
@@ -59,7 +58,7 @@ describe('the relay wake-up', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(wakeups).toHaveLength(0);
     });
-    committedAt = performance.now();
+    const committedAt = performance.now();
     // No NOTIFY inside the write: its commit takes no notify lock.
     expect(statements.join('\n')).not.toMatch(/notify/i);
     expect(statements).toHaveLength(1);
