@@ -65,7 +65,7 @@ describe('the slot facts of a booking (one statement)', () => {
       // The test data is small enough for any scan: only the index that can serve the query counts here.
       await manager.query('SET LOCAL enable_seqscan = off');
       await manager.query('SET LOCAL enable_bitmapscan = off');
-      const rows: { 'QUERY PLAN': unknown }[] = await manager.query(`EXPLAIN (FORMAT JSON) ${SLOT_FACTS}`, [
+      const rows: { 'QUERY PLAN': unknown }[] = await manager.query(`EXPLAIN (FORMAT JSON) ${SLOT_FACTS.text}`, [
         salon.businessId,
         salon.staff.ana,
         at('2035-01-08T10:00:00Z'),

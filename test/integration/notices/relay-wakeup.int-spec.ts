@@ -51,9 +51,11 @@ describe('the relay wake-up', () => {
     const body = notice();
     const statements: string[] = [];
     await db.transaction(async (manager) => {
-      const query = jest.spyOn(manager.queryRunner!, 'query');
+      // The transaction's own connection: whatever the write sends goes through it.
+      const connection = (await manager.queryRunner!.connect()) as pg.PoolClient;
+      const query = jest.spyOn(connection, 'query');
       await withAmbientTransaction(manager, () => notices.record(business.id, body));
-      statements.push(...query.mock.calls.map(([sql]) => sql));
+      statements.push(...query.mock.calls.map(([sql]) => JSON.stringify(sql)));
       query.mockRestore();
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(wakeups).toHaveLength(0);

@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
+import type { EntityManager } from 'typeorm';
+import { preparedQuery } from '#database/prepared-query.js';
 // eslint-disable-next-line no-restricted-imports -- the embedded database of `npm start` lives in scripts/, outside test/
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../../scripts/embedded-postgres.js';
 
@@ -24,6 +26,25 @@ afterAll(async () => {
 });
 
 describe('embedded PostgreSQL (scripts/embedded-postgres.ts)', () => {
+  it('runs the service’s prepared statements from many connections, though they share one session', async () => {
+    const statement = { name: 'embedded_echo', text: 'SELECT $1::int AS n' };
+    const clients = await Promise.all(Array.from({ length: 6 }, () => pool.connect()));
+    try {
+      for (let round = 0; round < 2; round += 1) {
+        const answers = await Promise.all(
+          clients.map((client, i) => {
+            // The one part of an EntityManager that preparedQuery uses: its transaction's connection.
+            const manager = { queryRunner: { isReleased: false, connect: () => Promise.resolve(client) } } as unknown as EntityManager;
+            return preparedQuery<{ n: number }>(manager, statement, [i]);
+          }),
+        );
+        answers.forEach((rows, i) => expect(rows).toEqual([{ n: i }]));
+      }
+    } finally {
+      clients.forEach((client) => client.release());
+    }
+  });
+
   it('answers each of many concurrent parameterised queries with its own rows', async () => {
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) => pool.query<{ n: number; label: string }>('SELECT $1::int AS n, $2::text AS label', [i, `q${i}`])),

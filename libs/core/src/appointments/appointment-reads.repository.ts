@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AppointmentStatus } from '#database/entities/appointment.entity.js';
+import { preparedQuery } from '#database/prepared-query.js';
 import { managerFor } from '#database/transaction-context.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
 import { keysetAfter, positionOf, SqlParams, type SqlQuery } from '../pagination/keyset-sql.js';
@@ -47,6 +48,8 @@ SELECT a.id, a.status, a.starts_at, a.ends_at, a.duration_min, a.service_id, a.s
   JOIN staff s ON s.id = a.staff_id
   JOIN clients c ON c.id = a.client_id`;
 
+const FIND_BY_ID = { name: 'find_appointment', text: `${SELECT_APPOINTMENTS}\n WHERE a.business_id = $1 AND a.id = $2` };
+
 @Injectable()
 export class AppointmentReadsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -86,11 +89,7 @@ export class AppointmentReadsRepository {
   }
 
   async findById(businessId: string, appointmentId: string, manager?: EntityManager): Promise<AppointmentView | null> {
-    const rows: AppointmentRow[] = await managerFor(this.dataSource, manager).query(
-      `${SELECT_APPOINTMENTS}
- WHERE a.business_id = $1 AND a.id = $2`,
-      [businessId, appointmentId],
-    );
+    const rows = await preparedQuery<AppointmentRow>(managerFor(this.dataSource, manager), FIND_BY_ID, [businessId, appointmentId]);
     return rows.length > 0 ? toView(rows[0]) : null;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppointmentEntity } from '#database/entities/appointment.entity.js';
+import { preparedQuery } from '#database/prepared-query.js';
 import { managerFor } from '#database/transaction-context.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -24,13 +25,16 @@ const CODE_ATTEMPTS = 5;
 // Every booking and reschedule runs it: plain SQL, since building it through TypeORM's query
 // builder cost more CPU than PostgreSQL spends running it. ON CONFLICT (business_id, code) DO
 // NOTHING: a code clash inserts no row instead of failing, so no savepoint is needed to retry.
-const INSERT_APPOINTMENT = `
+const INSERT_APPOINTMENT = {
+  name: 'insert_appointment',
+  text: `
 INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
                           duration_min, price_cents, currency, source, location_id, rescheduled_from_id, code,
                           cancellation_reason, cancelled_at, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
 ON CONFLICT (business_id, code) DO NOTHING
-RETURNING id`;
+RETURNING id`,
+};
 
 @Injectable()
 export class AppointmentsRepository {
@@ -46,7 +50,7 @@ export class AppointmentsRepository {
     for (let attempt = 1; attempt <= CODE_ATTEMPTS; attempt += 1) {
       let inserted: unknown[];
       try {
-        inserted = await managerFor(this.dataSource, manager).query(INSERT_APPOINTMENT, [
+        inserted = await preparedQuery(managerFor(this.dataSource, manager), INSERT_APPOINTMENT, [
           appointment.id,
           appointment.businessId,
           appointment.staffId,

@@ -4,6 +4,7 @@ import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
+import { preparedQuery } from '#database/prepared-query.js';
 import { managerFor } from '#database/transaction-context.js';
 import { slotFactsOf, slotFactsSelectList, type SlotFactsColumns, type StaffSlotFacts } from '../availability/slot-facts.repository.js';
 
@@ -51,7 +52,9 @@ interface PartiesRow extends SlotFactsColumns {
 
 // Scoped to the business on every join: an id of another business's row finds nothing. The slot
 // ends where the service's duration says, so its facts come with the service in the same query.
-const PARTIES = `
+const PARTIES = {
+  name: 'booking_parties',
+  text: `
 SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm, b.notification_email,
        s.id AS staff_id, s.name AS staff_name, s.active AS staff_active,
        v.id AS service_id, v.name AS service_name, v.duration_min, v.price_cents, v.active AS service_active,
@@ -67,7 +70,8 @@ SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm
   LEFT JOIN staff s ON s.business_id = b.id AND s.id = $2
   LEFT JOIN services v ON v.business_id = b.id AND v.id = $3
   LEFT JOIN clients c ON c.business_id = b.id AND c.id = $4
- WHERE b.id = $1`;
+ WHERE b.id = $1`,
+};
 
 /**
  * The business, staff member, service and client of a booking, and the staff member's slot facts,
@@ -81,7 +85,7 @@ export class BookingPartiesRepository {
 
   /** Joins the ambient transaction (managerFor). */
   async load(businessId: string, ids: BookingPartyIds, startsAt: Date, manager?: EntityManager): Promise<BookingParties> {
-    const [row]: (PartiesRow | undefined)[] = await managerFor(this.dataSource, manager).query(PARTIES, [
+    const [row] = await preparedQuery<PartiesRow | undefined>(managerFor(this.dataSource, manager), PARTIES, [
       businessId,
       ids.staffId,
       ids.serviceId,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ACTIVE_APPOINTMENT_STATUSES } from '#database/entities/appointment.entity.js';
+import { preparedQuery } from '#database/prepared-query.js';
 import { managerFor } from '#database/transaction-context.js';
 import type { TimeInterval } from './time-interval.js';
 import type { WeeklyHours } from './working-hours.js';
@@ -62,13 +63,16 @@ export const slotFactsSelectList = (o: SlotFactsOperands): string => `
                AND tb.starts_at < ${o.end} AND tb.ends_at > ${o.start}), '[]') AS blocks`;
 
 /** Exported for the plan test. */
-export const SLOT_FACTS = `SELECT ${slotFactsSelectList({
+export const SLOT_FACTS = {
+  name: 'slot_facts',
+  text: `SELECT ${slotFactsSelectList({
   businessId: '$1',
   staffId: '$2',
   start: '$3',
   end: '$4',
   replacingId: '$5::uuid',
-})}`;
+})}`,
+};
 
 const interval = ([start, end]: [number, number]): TimeInterval => ({ start: new Date(start), end: new Date(end) });
 
@@ -97,7 +101,7 @@ export class SlotFactsRepository {
     replacingId: string | null,
     manager?: EntityManager,
   ): Promise<StaffSlotFacts> {
-    const [row]: SlotFactsColumns[] = await managerFor(this.dataSource, manager).query(SLOT_FACTS, [
+    const [row] = await preparedQuery<SlotFactsColumns>(managerFor(this.dataSource, manager), SLOT_FACTS, [
       businessId,
       staffId,
       slot.start,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
 import type { IdempotencyRecordEntity } from '#database/entities/idempotency-record.entity.js';
+import { preparedQuery } from '#database/prepared-query.js';
 
 /** What a replay needs of a stored record. */
 export type LiveRecord = Pick<IdempotencyRecordEntity, 'fingerprint' | 'responseStatus' | 'responseBody' | 'responseContentType'>;
@@ -28,6 +29,13 @@ SELECT fingerprint, response_status AS "responseStatus", response_body AS "respo
   FROM idempotency_records WHERE api_key_id = ${apiKeyId} AND idempotency_key = ${idempotencyKey} AND expires_at > now()`;
 
 const lockKeySql = (lockName: string) => `hashtextextended(${lockName}, 0)`;
+
+const INSERT_RECORD = {
+  name: 'insert_idempotency_record',
+  text: `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body,
+                                        response_content_type, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+};
 
 @Injectable()
 export class IdempotencyRepository {
@@ -80,11 +88,7 @@ SAVEPOINT ${SAVEPOINT}`;
 
   /** Plain SQL: every idempotent write runs it, and TypeORM's insert builder costs more CPU than the statement. */
   async insert(record: IdempotencyRecordEntity, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body,
-                                        response_content_type, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
+    await preparedQuery(manager, INSERT_RECORD, [
         record.id,
         record.apiKeyId,
         record.idempotencyKey,
@@ -94,8 +98,7 @@ SAVEPOINT ${SAVEPOINT}`;
         record.responseContentType,
         record.createdAt,
         record.expiresAt,
-      ],
-    );
+    ]);
   }
 
   /** Deletes records whose retention ended before `now`; returns how many. */

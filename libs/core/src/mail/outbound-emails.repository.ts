@@ -1,7 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { OutboundEmailEntity } from '#database/entities/outbound-email.entity.js';
+import { preparedQuery } from '#database/prepared-query.js';
 import { managerFor } from '#database/transaction-context.js';
+
+const INSERT_OUTBOUND_EMAILS = {
+  name: 'insert_outbound_emails',
+  text: `INSERT INTO outbound_emails (id, business_id, appointment_id, kind, audience, recipient, sender_name, reply_to, subject,
+                                    body_text, calendar, calendar_event, calendar_method, created_at, relayed_at, sent_at,
+                                    attempts, last_error)
+       SELECT id, business_id, appointment_id, kind, audience, recipient, sender_name, reply_to, subject,
+              body_text, calendar, calendar_event, calendar_method, created_at, relayed_at, sent_at, attempts, last_error
+         FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, business_id uuid, appointment_id uuid, kind text, audience text,
+              recipient text, sender_name text, reply_to text, subject text, body_text text, calendar text,
+              calendar_event jsonb, calendar_method text, created_at timestamptz, relayed_at timestamptz,
+              sent_at timestamptz, attempts integer, last_error text)`,
+};
 
 /** The e-mail outbox. Relay and sending span every business, so those methods take no business id. */
 @Injectable()
@@ -18,17 +32,7 @@ export class OutboundEmailsRepository {
    */
   async insert(emails: OutboundEmailEntity[], manager?: EntityManager): Promise<void> {
     if (emails.length === 0) return;
-    await managerFor(this.dataSource, manager).query(
-      `INSERT INTO outbound_emails (id, business_id, appointment_id, kind, audience, recipient, sender_name, reply_to, subject,
-                                    body_text, calendar, calendar_event, calendar_method, created_at, relayed_at, sent_at,
-                                    attempts, last_error)
-       SELECT id, business_id, appointment_id, kind, audience, recipient, sender_name, reply_to, subject,
-              body_text, calendar, calendar_event, calendar_method, created_at, relayed_at, sent_at, attempts, last_error
-         FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, business_id uuid, appointment_id uuid, kind text, audience text,
-              recipient text, sender_name text, reply_to text, subject text, body_text text, calendar text,
-              calendar_event jsonb, calendar_method text, created_at timestamptz, relayed_at timestamptz,
-              sent_at timestamptz, attempts integer, last_error text)`,
-      [
+    await preparedQuery(managerFor(this.dataSource, manager), INSERT_OUTBOUND_EMAILS, [
         JSON.stringify(
           emails.map((email) => ({
             id: email.id,
@@ -51,8 +55,7 @@ export class OutboundEmailsRepository {
             last_error: email.lastError,
           })),
         ),
-      ],
-    );
+    ]);
   }
 
   /**

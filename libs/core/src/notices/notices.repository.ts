@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { NoticeEntity } from '#database/entities/notice.entity.js';
+import { preparedQuery } from '#database/prepared-query.js';
 import { managerFor } from '#database/transaction-context.js';
 import { checkNoticeBody, type NoticeBody } from './notice-body.js';
 import { markNoticesRecorded } from './notice-commit.subscriber.js';
@@ -13,6 +14,11 @@ export interface ClaimedNotice {
   businessId: string;
   type: string;
 }
+
+const INSERT_NOTICE = {
+  name: 'insert_notice',
+  text: 'INSERT INTO notices (id, business_id, type, payload) VALUES ($1, $2, $3, $4::jsonb)',
+};
 
 @Injectable()
 export class NoticesRepository {
@@ -30,7 +36,7 @@ export class NoticesRepository {
   async record(businessId: string, body: NoticeBody, manager?: EntityManager): Promise<void> {
     const payload = checkNoticeBody(body);
     const writer = managerFor(this.dataSource, manager);
-    await writer.query('INSERT INTO notices (id, business_id, type, payload) VALUES ($1, $2, $3, $4::jsonb)', [
+    await preparedQuery(writer, INSERT_NOTICE, [
       payload.id,
       businessId,
       payload.type,
