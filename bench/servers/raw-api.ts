@@ -1,7 +1,8 @@
 // Baselines of S2 and S4: node:http with pg and ioredis, no framework. GET /appointments/{id}
 // does what ours must do for it, with the same SQL and Lua: the key lookup (well-formedness,
 // HMAC, the SELECT join), the rate-limit script, the appointment query. POST /appointments is a
-// bare INSERT into the same table (same columns, same constraints), one statement.
+// bare INSERT into the same table (same columns, same constraints), one statement. Named (prepared)
+// statements, as the API's hot statements are: PostgreSQL plans each once per connection.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
@@ -77,7 +78,7 @@ function appointmentJson(row: Row): Row {
 async function getAppointment(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
   const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
   if (!key || !isWellFormedApiKey(key)) return send(res, 401, { code: 'API_KEY_INVALID' });
-  const { rows: keys } = await pool.query<Row>(KEY_LOOKUP, [hashApiKey(API_KEY_PEPPER, key)]);
+  const { rows: keys } = await pool.query<Row>({ name: 'key_lookup', text: KEY_LOOKUP, values: [hashApiKey(API_KEY_PEPPER, key)] });
   const found = keys[0];
   if (!found) return send(res, 401, { code: 'API_KEY_INVALID' });
   const member = `${memberPrefix}:${++sequence}`;
@@ -98,7 +99,7 @@ async function getAppointment(req: IncomingMessage, res: ServerResponse, id: str
   };
   const headers = rateLimitHeaders(decision, API_RATE_LIMIT_POLICY);
   if (!decision.allowed) return send(res, 429, { code: 'API_RATE_LIMIT' }, headers);
-  const { rows } = await pool.query<Row>(APPOINTMENT, [found.business_id, id]);
+  const { rows } = await pool.query<Row>({ name: 'appointment', text: APPOINTMENT, values: [found.business_id, id] });
   if (rows.length === 0) return send(res, 404, { code: 'NOT_FOUND' }, headers);
   send(res, 200, appointmentJson(rows[0]), headers);
 }
@@ -112,14 +113,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 async function insertAppointment(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = JSON.parse(await readBody(req)) as { staffId: string; serviceId: string; startAt: string; client: { id: string } };
   try {
-    const { rows } = await pool.query<Row>(INSERT, [
-      newId(),
-      body.staffId,
-      body.client.id,
-      body.startAt,
-      generateAppointmentCode(),
-      body.serviceId,
-    ]);
+    const values = [newId(), body.staffId, body.client.id, body.startAt, generateAppointmentCode(), body.serviceId];
+    const { rows } = await pool.query<Row>({ name: 'insert', text: INSERT, values });
     send(res, 201, appointmentJson(rows[0]));
   } catch (error) {
     if ((error as { constraint?: string }).constraint === 'appointments_no_overlap') return send(res, 409, { code: 'SLOT_TAKEN' });
