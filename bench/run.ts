@@ -43,7 +43,7 @@ async function clearBenchQueues(): Promise<void> {
 async function machine(serverUrl: string): Promise<Record<string, unknown>> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
-  const postgres = (await client.query<{ version: string }>('SHOW server_version')).rows[0].version;
+  const postgres = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
   await client.end();
   const redis = new Redis(REDIS_URL);
   const redisVersion = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1];
