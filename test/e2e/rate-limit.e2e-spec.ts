@@ -21,6 +21,9 @@ describe('429 API_RATE_LIMIT (D11)', () => {
       const res = await first.get('/me', { key });
       expect(res.status).toBe(200);
       expect(Number(res.headers['ratelimit-remaining'])).toBe(120 - i);
+      // The contract: seconds until the window has room again, 0 while requests remain.
+      if (i < 120) expect(res.headers['ratelimit-reset']).toBe('0');
+      else expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
     }
     const refused = await first.get('/me', { key });
     expect(refused.status).toBe(429);

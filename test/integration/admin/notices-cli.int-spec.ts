@@ -162,8 +162,10 @@ describe('admin: change notices', () => {
       number: 2,
       status: 'COMPLETED',
       paymentPending: true,
-      subtotalCents: 4900,
-      discountCents: 500,
+      // As the contract defines them: the subtotal sums the items' totals (their own discounts
+      // taken off), the sale's discount is on the whole sale, so no item discount counts twice.
+      subtotalCents: 4400,
+      discountCents: 0,
       totalCents: 4400,
       currency: 'EUR',
     });
@@ -191,6 +193,23 @@ describe('admin: change notices', () => {
     ]);
     const notices = await db.query(`SELECT count(*)::int AS n FROM notices n JOIN businesses b ON b.id = n.business_id WHERE b.slug = $1 AND n.type = 'sale.created'`, [slug]);
     expect(notices.rows[0].n).toBe(1);
+  });
+
+  it('sale record takes a discount on the whole sale off the sum of the items, and refuses one above it', async () => {
+    const file = join(folder, 'discounted-sale.json');
+    const items = [
+      { type: 'SERVICE', name: 'Haircut', quantity: 1, unitPriceCents: 2500 },
+      { type: 'PRODUCT', name: 'Shampoo', quantity: 1, unitPriceCents: 1600, discountCents: 100 },
+    ];
+    await writeFile(file, JSON.stringify({ items, discountCents: 300 }));
+    const sale = await admin(['sale', 'record', '--business', slug, '--file', file]);
+    expect(sale.code).toBe(0);
+    expect(sale.json).toMatchObject({ subtotalCents: 4000, discountCents: 300, totalCents: 3700 });
+
+    await writeFile(file, JSON.stringify({ items, discountCents: 4001 }));
+    const refused = await admin(['sale', 'record', '--business', slug, '--file', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.error.errors).toEqual([{ path: '/discountCents', message: "must not exceed the sum of the items' totals" }]);
   });
 
   it('webhook deliveries lists deliveries with their last attempt; replay puts finished ones back to PENDING', async () => {

@@ -10,13 +10,19 @@ describe('rateLimitHeaders', () => {
     retryAfterSeconds: null,
   };
 
-  it('describes an admitted request without Retry-After', () => {
+  it('describes an admitted request without Retry-After; Reset is 0 while requests remain', () => {
     expect(rateLimitHeaders(admitted, API_RATE_LIMIT_POLICY)).toEqual({
       'RateLimit-Limit': '120',
       'RateLimit-Remaining': '119',
-      'RateLimit-Reset': '60',
+      'RateLimit-Reset': '0',
       'RateLimit-Policy': '120;w=60',
     });
+  });
+
+  it('counts Reset down to room in the window once the last request was admitted', () => {
+    const last: RateLimitDecision = { ...admitted, remaining: 0, resetSeconds: 41.2 };
+
+    expect(rateLimitHeaders(last, API_RATE_LIMIT_POLICY)['RateLimit-Reset']).toBe('42');
   });
 
   it('adds Retry-After, rounded up, to a refusal', () => {

@@ -20,13 +20,24 @@ describe('readNewSale', () => {
       status: 'COMPLETED',
       paymentPending: false,
       items: [{ type: 'SERVICE', name: 'Haircut', serviceId: service, quantity: 1, unitPriceCents: 2500, discountCents: 0, costCents: null }],
+      discountCents: 0,
       internalNote: null,
     });
   });
 
+  it('takes a discount on the whole sale, up to the sum of the items after their own discounts', () => {
+    const items = [
+      { type: 'SERVICE', name: 'Haircut', quantity: 1, unitPriceCents: 2500 },
+      { type: 'PRODUCT', name: 'Shampoo', quantity: 1, unitPriceCents: 1600, discountCents: 100 },
+    ];
+
+    expect(readNewSale({ items, discountCents: 4000 }).discountCents).toBe(4000);
+    expect(problems({ items, discountCents: 4001 })).toEqual(["/discountCents must not exceed the sum of the items' totals"]);
+  });
+
   it('reports every problem at once, with its JSON Pointer', () => {
     expect(problems({ status: 'PAID', items: [{ type: 'SERVICE', quantity: 0, unitPriceCents: 10 }, 'x'], clientId: 'abc', colour: 'red' })).toEqual([
-      '/colour is not a known field (known: clientId, appointmentId, status, paymentPending, items, internalNote)',
+      '/colour is not a known field (known: clientId, appointmentId, status, paymentPending, items, discountCents, internalNote)',
       '/clientId must be a UUID or null',
       '/status must be one of OPEN, COMPLETED, VOID',
       '/items/0/name is required',

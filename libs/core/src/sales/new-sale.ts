@@ -2,6 +2,7 @@ import { SALE_ITEM_TYPES, type SaleItemType } from '#database/entities/sale-item
 import { SALE_STATUSES, type SaleStatus } from '#database/entities/sale.entity.js';
 import { validationFailed, type FieldError } from '../errors/domain-error.js';
 import { isUuid } from '../ids/uuid.js';
+import { saleTotals } from './sale-totals.js';
 
 /** A sale as the business records it (`admin sale record --file`): the D8 fields it chooses, by id. */
 export interface NewSale {
@@ -10,6 +11,8 @@ export interface NewSale {
   status: SaleStatus;
   paymentPending: boolean;
   items: NewSaleItem[];
+  /** A discount on the whole sale, beside the items' own (0 when none). */
+  discountCents: number;
   /** Stored, never returned by the API. */
   internalNote: string | null;
 }
@@ -25,7 +28,7 @@ export interface NewSaleItem {
   costCents: number | null;
 }
 
-const SALE_FIELDS = ['clientId', 'appointmentId', 'status', 'paymentPending', 'items', 'internalNote'];
+const SALE_FIELDS = ['clientId', 'appointmentId', 'status', 'paymentPending', 'items', 'discountCents', 'internalNote'];
 const ITEM_FIELDS = ['type', 'name', 'serviceId', 'quantity', 'unitPriceCents', 'discountCents', 'costCents'];
 const MAX_INTEGER = 2_147_483_647;
 
@@ -155,8 +158,12 @@ export function readNewSale(json: unknown): NewSale {
     status: f.choice('status', SALE_STATUSES, 'COMPLETED'),
     paymentPending: f.flag('paymentPending', false),
     items: f.list('items').map((item, index) => readItem(item, `/items/${index}`, problems)),
+    discountCents: f.integer('discountCents', 0, 0),
     internalNote: f.optionalText('internalNote', 5000),
   };
+  if (problems.length === 0 && sale.discountCents > saleTotals(sale.items, 0).subtotalCents) {
+    f.fail('discountCents', "must not exceed the sum of the items' totals");
+  }
   if (problems.length > 0) throw validationFailed(problems);
   return sale;
 }

@@ -10,6 +10,7 @@ import { buildNoticeBody } from '../notices/notice-body.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import { ServicesRepository } from '../services/services.repository.js';
 import { readNewSale, type NewSale } from './new-sale.js';
+import { lineTotalCents, saleTotals } from './sale-totals.js';
 import { SalesRepository } from './sales.repository.js';
 
 /** A recorded sale as D8 shows it (never costs or the internal note), with its notice. */
@@ -73,12 +74,11 @@ export class SalesService {
         quantity: item.quantity,
         unitPriceCents: item.unitPriceCents,
         discountCents: item.discountCents,
-        totalCents: item.quantity * item.unitPriceCents - item.discountCents,
+        totalCents: lineTotalCents(item),
         costCents: item.costCents,
       }),
     );
-    const subtotalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
-    const discountCents = items.reduce((sum, item) => sum + item.discountCents, 0);
+    const { subtotalCents, discountCents, totalCents } = saleTotals(items, input.discountCents);
 
     return this.dataSource.transaction(async (manager) => {
       await this.checkReferences(business.id, input, manager);
@@ -92,7 +92,7 @@ export class SalesService {
         paymentPending: input.paymentPending,
         subtotalCents,
         discountCents,
-        totalCents: subtotalCents - discountCents,
+        totalCents,
         currency: business.currency,
         internalNote: input.internalNote,
         createdAt: now,
