@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { runAdmin } from '#admin/run-admin.js';
 import type { RequestBody } from '#contract/contract-types.js';
 import { loadContract, resolveRef } from '#contract/openapi-document.js';
 import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
@@ -14,6 +13,7 @@ import type { FixtureFile } from '#core/fixtures/fixture-file.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#core/webhooks/webhook-events.js';
 import { WorkerModule } from '#worker/worker.module.js';
 import { exampleBusiness, uniqueSlug } from '../integration/fixtures/example-fixture.js';
+import { adminOutput } from '../utils/admin-runner.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { NoticeReceiver, verifyNotice, type ReceivedNotice } from '../utils/notice-receiver.js';
 import { emptyNoticesQueue } from '../utils/notice-setup.js';
@@ -34,13 +34,7 @@ let receiver: NoticeReceiver;
 let db: DataSource;
 let folder: string;
 
-async function admin(...argv: string[]): Promise<Record<string, unknown>> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } }, config);
-  if (code !== 0) throw new Error(`admin ${argv.join(' ')} failed: ${stderr}`);
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
+const admin = (...argv: string[]): Promise<Record<string, unknown>> => adminOutput(argv, config);
 
 /** The contract's body schema of each notice type (webhooks → requestBody), compiled once. */
 function noticeValidators(): Map<string, ValidateFunction> {

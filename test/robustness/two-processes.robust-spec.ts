@@ -4,10 +4,9 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AdminModule } from '#admin/admin.module.js';
 import { SCOPES } from '#core/scopes/scope.js';
-import { Child, buildApps, freePort } from '../utils/child-process.js';
+import { Child, buildApps, childEnv, freePort } from '../utils/child-process.js';
 import { ContractResponseValidator } from '../utils/contract-response-validator.js';
 import { createKey, createTenant, type Tenant } from '../utils/tenant-factory.js';
-import { TEST_DATABASE_NAME, testDatabaseUrl } from '../utils/test-database.js';
 import { testConfig } from '../utils/test-config.js';
 
 /**
@@ -23,24 +22,11 @@ let admin: INestApplicationContext;
 let tenant: Tenant;
 let apis: { child: Child; base: string }[] = [];
 
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    NODE_ENV: 'test',
-    DATABASE_URL: testDatabaseUrl(),
-    REDIS_URL: config.REDIS_URL,
-    QUEUE_PREFIX: `robust-two-${TEST_DATABASE_NAME}`,
-    API_KEY_PEPPER: config.API_KEY_PEPPER,
-    CURSOR_SECRET: config.CURSOR_SECRET,
-    LOG_LEVEL: 'error',
-    MAIL_DIR: `/tmp/robust-two-mail-${process.pid}`,
-    ...extra,
-  };
-}
+const processEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => childEnv('robust-two', { LOG_LEVEL: 'error', ...extra });
 
 async function startApi(): Promise<{ child: Child; base: string }> {
   const port = await freePort();
-  const child = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], childEnv({ PORT: String(port) }));
+  const child = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], processEnv({ PORT: String(port) }));
   const base = `http://127.0.0.1:${port}/v1/api`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -147,7 +133,7 @@ describe('two API processes, one Redis', () => {
         await new Promise((done) => setTimeout(done, 10));
       }
     })();
-    const cli = Child.spawn(process.execPath, ['dist/apps/admin/src/main.js', 'key', 'revoke', '--business', tenant.slug, '--prefix', prefix], childEnv());
+    const cli = Child.spawn(process.execPath, ['dist/apps/admin/src/main.js', 'key', 'revoke', '--business', tenant.slug, '--prefix', prefix], processEnv());
     const code = await cli.exited;
     const exitedAt = Date.now();
     cliDone = true;

@@ -2,7 +2,10 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
+import { testConfig } from './test-config.js';
+import { TEST_DATABASE_NAME, testDatabaseUrl } from './test-database.js';
 
 /** The repository root (this file is test/utils/child-process.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -59,4 +62,32 @@ export class Child {
     if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
     await this.exited;
   }
+}
+
+/**
+ * The environment of a compiled process (API, worker, admin) started by a test: the test database,
+ * local Redis, this run's queue prefix and secrets (those of testConfig, so keys made in the test
+ * process are valid in the child), and a scratch mail folder named after `name`. Logs stay at the
+ * default level, so tests can wait for lines such as "Listening on".
+ * `extra` overrides any of it; an undefined value removes the variable (e.g. REDIS_URL for a process
+ * run with IN_PROCESS_JOBS).
+ */
+export function childEnv(name: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const config = testConfig();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'test',
+    DATABASE_URL: testDatabaseUrl(),
+    REDIS_URL: config.REDIS_URL,
+    QUEUE_PREFIX: `${name}-${TEST_DATABASE_NAME}`,
+    API_KEY_PEPPER: config.API_KEY_PEPPER,
+    CURSOR_SECRET: config.CURSOR_SECRET,
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    MAIL_DIR: join(tmpdir(), `${name}-mail-${process.pid}`),
+  };
+  for (const [variable, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[variable];
+    else env[variable] = value;
+  }
+  return env;
 }

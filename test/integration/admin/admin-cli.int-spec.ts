@@ -2,33 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { runAdmin } from '#admin/run-admin.js';
+import { runAdminCommand, type AdminRun } from '../../utils/admin-runner.js';
 import { testConfig } from '../../utils/test-config.js';
 import { exampleFixture, uniqueSlug } from '../fixtures/example-fixture.js';
 
-interface AdminRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout parsed: every command prints one JSON object. */
-  json: Record<string, unknown>;
-  /** The `error` of the JSON report on stderr. */
-  error: { code: string; detail: string; errors?: { path: string; message: string }[] };
-}
-
 const config = testConfig();
-
-async function admin(...argv: string[]): Promise<AdminRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin(
-    argv,
-    { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
-    config,
-  );
-  const parse = (text: string) => (text === '' ? {} : (JSON.parse(text) as Record<string, unknown>));
-  return { code, stdout, stderr, json: parse(stdout), error: parse(stderr).error as AdminRun['error'] };
-}
+const admin = (...argv: string[]): Promise<AdminRun> => runAdminCommand(argv, config);
 
 describe('admin command line', () => {
   const db = new pg.Client({ connectionString: config.DATABASE_URL });

@@ -1,28 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { runAdmin } from '#admin/run-admin.js';
 import { loadBookingFixture, type BookingFixture } from '../../factories/booking-fixture.js';
+import { runAdminCommand, type AdminRun } from '../../utils/admin-runner.js';
 import { testConfig } from '../../utils/test-config.js';
 
-interface AdminRun {
-  code: number;
-  json: Record<string, unknown>;
-  error: { code: string; detail: string };
-}
-
 const config = testConfig();
-
-async function admin(...argv: string[]): Promise<AdminRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin(
-    argv,
-    { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
-    config,
-  );
-  const parse = (text: string) => (text === '' ? {} : (JSON.parse(text) as Record<string, unknown>));
-  return { code, json: parse(stdout), error: parse(stderr).error as AdminRun['error'] };
-}
+const admin = (...argv: string[]): Promise<AdminRun> => runAdminCommand(argv, config);
 
 describe('admin appointment confirm | complete | no-show', () => {
   const db = new pg.Client({ connectionString: config.DATABASE_URL });

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { runAdmin } from '#admin/run-admin.js';
+import { runAdminCommand, type AdminRun } from '../../utils/admin-runner.js';
 import { testConfig } from '../../utils/test-config.js';
 import { exampleFixture, uniqueSlug } from '../fixtures/example-fixture.js';
 
@@ -11,25 +11,10 @@ import { exampleFixture, uniqueSlug } from '../fixtures/example-fixture.js';
  * enable, deliveries and replay; payment record; sale record. No worker runs here: these tests
  * look at what the commands write, the delivery itself is tested in test/integration/notices.
  */
-interface AdminRun {
-  code: number;
-  stdout: string;
-  // Tests read the printed JSON freely; its shape is what they check.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-  error: { code: string; detail: string; errors?: { path: string; message: string }[] };
-}
-
 const config = testConfig();
 const strict = testConfig({ WEBHOOKS_ALLOW_PRIVATE: 'false' });
 
-async function admin(argv: string[], withConfig = config): Promise<AdminRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runAdmin(argv, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } }, withConfig);
-  const parse = (text: string) => (text === '' ? {} : (JSON.parse(text) as Record<string, unknown>));
-  return { code, stdout, json: parse(stdout), error: parse(stderr).error as AdminRun['error'] };
-}
+const admin = (argv: string[], withConfig = config): Promise<AdminRun> => runAdminCommand(argv, withConfig);
 
 describe('admin: change notices', () => {
   const db = new pg.Client({ connectionString: config.DATABASE_URL });

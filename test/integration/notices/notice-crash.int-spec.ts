@@ -4,11 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AdminModule } from '#admin/admin.module.js';
-import { Child, buildApps, freePort } from '../../utils/child-process.js';
+import { Child, buildApps, childEnv, freePort } from '../../utils/child-process.js';
 import { NoticeReceiver, answer200, eventually, verifyNotice } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, recordNotice } from '../../utils/notice-setup.js';
 import { createTenant } from '../../utils/tenant-factory.js';
-import { TEST_DATABASE_NAME, testDatabaseUrl } from '../../utils/test-database.js';
 import { testConfig } from '../../utils/test-config.js';
 
 /**
@@ -27,22 +26,13 @@ let app: INestApplicationContext;
 let db: DataSource;
 let receiver: NoticeReceiver;
 
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    NODE_ENV: 'test',
-    DATABASE_URL: testDatabaseUrl(),
+const processEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
+  childEnv('crash', {
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-    QUEUE_PREFIX: `crash-${TEST_DATABASE_NAME}`,
-    API_KEY_PEPPER: config.API_KEY_PEPPER,
-    CURSOR_SECRET: config.CURSOR_SECRET,
-    WEBHOOKS_ALLOW_PRIVATE: 'true',
     WEBHOOK_RETRY_SCHEDULE: '2s,2s,2s,2s,2s,2s,2s,2s',
     NOTICE_SWEEP_EVERY_MS: '500',
-    MAIL_DIR: `/tmp/notice-crash-mail-${process.pid}`,
     ...extra,
-  };
-}
+  });
 
 async function startRedis(): Promise<void> {
   redis = Child.spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { PATH: process.env.PATH });
@@ -63,7 +53,7 @@ async function startRedis(): Promise<void> {
 }
 
 async function startWorker(): Promise<Child> {
-  const child = Child.spawn(process.execPath, ['dist/apps/worker/src/main.js'], childEnv());
+  const child = Child.spawn(process.execPath, ['dist/apps/worker/src/main.js'], processEnv());
   await child.waitForOutput(/Worker started/);
   return child;
 }
@@ -148,7 +138,7 @@ describe('no notice is lost', () => {
     const business = { id: tenant.businessId, slug: tenant.slug };
     const endpoint = await createEndpoint(app, business, receiver.url('/after-api'), ['client.created']);
     const apiPort = await freePort();
-    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], childEnv({ PORT: String(apiPort) }));
+    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], processEnv({ PORT: String(apiPort) }));
     try {
       await api.waitForOutput(/Listening on/);
       const response = fetch(`http://127.0.0.1:${apiPort}/v1/api/clients`, {

@@ -3,15 +3,13 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AdminModule } from '#admin/admin.module.js';
-import { Child, buildApps, freePort } from '../../utils/child-process.js';
+import { Child, buildApps, childEnv, freePort } from '../../utils/child-process.js';
 import { eventually } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
 import { createTenant } from '../../utils/tenant-factory.js';
-import { TEST_DATABASE_NAME, testDatabaseUrl } from '../../utils/test-database.js';
+import { TEST_DATABASE_NAME } from '../../utils/test-database.js';
 import { testConfig } from '../../utils/test-config.js';
 
 /**
@@ -27,23 +25,10 @@ let app: INestApplicationContext;
 let db: DataSource;
 const children: Child[] = [];
 
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    NODE_ENV: 'test',
-    DATABASE_URL: testDatabaseUrl(),
-    REDIS_URL: config.REDIS_URL,
-    QUEUE_PREFIX,
-    API_KEY_PEPPER: config.API_KEY_PEPPER,
-    CURSOR_SECRET: config.CURSOR_SECRET,
-    WEBHOOKS_ALLOW_PRIVATE: 'true',
-    MAIL_DIR: join(tmpdir(), `drain-mail-${process.pid}`),
-    ...extra,
-  };
-}
+const processEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => childEnv('drain', { QUEUE_PREFIX, ...extra });
 
 async function start(script: 'api' | 'worker', ready: RegExp, extra: Record<string, string> = {}): Promise<Child> {
-  const child = Child.spawn(process.execPath, [`dist/apps/${script}/src/main.js`], childEnv(extra));
+  const child = Child.spawn(process.execPath, [`dist/apps/${script}/src/main.js`], processEnv(extra));
   children.push(child);
   await child.waitForOutput(ready);
   return child;

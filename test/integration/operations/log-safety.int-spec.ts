@@ -2,18 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AdminModule } from '#admin/admin.module.js';
 import type { RequestBody } from '#contract/contract-types.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { loadBookingFixture } from '../../factories/booking-fixture.js';
-import { Child, buildApps, freePort } from '../../utils/child-process.js';
+import { Child, buildApps, childEnv, freePort } from '../../utils/child-process.js';
 import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
 import { createEndpoint, emptyNoticesQueue } from '../../utils/notice-setup.js';
-import { TEST_DATABASE_NAME, testDatabaseUrl } from '../../utils/test-database.js';
+import { TEST_DATABASE_NAME } from '../../utils/test-database.js';
 import { testConfig } from '../../utils/test-config.js';
 import { TestSmtpServer } from '../../utils/test-smtp-server.js';
 
@@ -170,22 +168,17 @@ function checkLines(lines: LogLine[], result: Awaited<ReturnType<typeof flow>>):
   for (const line of requestLines) expect(line.json?.requestId).toEqual(expect.any(String));
 }
 
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    NODE_ENV: 'test',
+// Without Redis unless a test adds it: the API alone runs with IN_PROCESS_JOBS, refused beside REDIS_URL.
+const processEnv = (extra: Record<string, string>): NodeJS.ProcessEnv =>
+  childEnv('log-safety', {
     LOG_LEVEL: 'log',
-    DATABASE_URL: testDatabaseUrl(),
-    API_KEY_PEPPER: config.API_KEY_PEPPER,
-    CURSOR_SECRET: config.CURSOR_SECRET,
-    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    REDIS_URL: undefined,
+    QUEUE_PREFIX: undefined,
     WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms',
     NOTICE_SWEEP_EVERY_MS: '500',
     SMTP_URL: smtp.url,
-    MAIL_DIR: join(tmpdir(), `log-safety-mail-${process.pid}`),
     ...extra,
-  };
-}
+  });
 
 async function stop(...processes: Child[]): Promise<void> {
   for (const child of processes) child.process.kill('SIGTERM');
@@ -197,8 +190,8 @@ describe('log lines', () => {
     const apiPort = await freePort();
     const shared = { REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: `logs-${TEST_DATABASE_NAME}` };
     await emptyNoticesQueue(testConfig(shared));
-    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], childEnv({ ...shared, PORT: String(apiPort) }));
-    const worker = Child.spawn(process.execPath, ['dist/apps/worker/src/main.js'], childEnv(shared));
+    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], processEnv({ ...shared, PORT: String(apiPort) }));
+    const worker = Child.spawn(process.execPath, ['dist/apps/worker/src/main.js'], processEnv(shared));
     children.push(api, worker);
     await api.waitForOutput(/Listening on/);
     await worker.waitForOutput(/Worker started/);
@@ -214,7 +207,7 @@ describe('log lines', () => {
 
   it('of the API without Redis, which delivers notices and e-mails itself, carry none either', async () => {
     const apiPort = await freePort();
-    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], childEnv({ PORT: String(apiPort), IN_PROCESS_JOBS: 'true' }));
+    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], processEnv({ PORT: String(apiPort), IN_PROCESS_JOBS: 'true' }));
     children.push(api);
     await api.waitForOutput(/Listening on/);
 
