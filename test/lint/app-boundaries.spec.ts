@@ -30,7 +30,12 @@ describe('import boundaries (eslint.config.mjs)', () => {
   });
 
   it('lets an app import the libs and its own files, and tests import the apps', async () => {
-    expect(await restrictedImports('apps/api/src/api.module.ts', "import { JobsModule } from '#jobs/jobs.module.js';\nimport { x } from './http/json-body.js';")).toEqual([]);
+    expect(
+      await restrictedImports(
+        'apps/api/src/api.module.ts',
+        "import { JobsModule } from '#jobs/jobs.module.js';\nimport { x } from './http/json-body.js';",
+      ),
+    ).toEqual([]);
     expect(await restrictedImports('test/e2e/x.e2e-spec.ts', "import { WorkerModule } from '#worker/worker.module.js';")).toEqual([]);
   });
 });

@@ -22,7 +22,8 @@ export interface QueuedJob<T> {
  * - `done`: finished; `result` is the job's return value where the driver keeps one.
  * - `later`: the same job runs again at `at` (a retry, or a job that ran before it was due);
  *   `warning`, when given, is logged.
- * - `failed`: finished for good, for `reason` (logged; a driver that keeps failed jobs keeps it).
+ * - `failed`: finished for good, for `reason`: kept with the failed job where the driver keeps
+ *   failed jobs (BullMQ), logged where it does not (in memory).
  * A processor that throws has met an unexpected error (the database away): see each driver.
  */
 export type NextStep =

@@ -1,7 +1,15 @@
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { JobQueue } from './job-queue.js';
 import { JobsDriver } from './jobs-driver.js';
-import { EMAILS_QUEUE, MAINTENANCE_QUEUE, NOTICES_QUEUE, QUEUE_NAMES, type MaintenanceJobData, type NoticeDeliveryJobData, type SendEmailJobData } from './queues.js';
+import {
+  EMAILS_QUEUE,
+  MAINTENANCE_QUEUE,
+  NOTICES_QUEUE,
+  QUEUE_NAMES,
+  type MaintenanceJobData,
+  type NoticeDeliveryJobData,
+  type SendEmailJobData,
+} from './queues.js';
 
 /**
  * The service's job queues, from whichever driver the process picked. Lets the jobs under way

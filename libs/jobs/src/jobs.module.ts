@@ -45,7 +45,11 @@ function driverProviders(choice: JobsDriverChoice): Provider[] {
         bullmqDriverProvider(choice.redis),
         { provide: JobsDriver, useExisting: BullmqDriver },
         // Under @nestjs/bullmq's names too, for code that looks into Redis through them (tests).
-        ...QUEUE_NAMES.map((name) => ({ provide: getQueueToken(name), inject: [BullmqDriver], useFactory: (driver: BullmqDriver) => driver.bullQueue(name) })),
+        ...QUEUE_NAMES.map((name) => ({
+          provide: getQueueToken(name),
+          inject: [BullmqDriver],
+          useFactory: (driver: BullmqDriver) => driver.bullQueue(name),
+        })),
       ];
     case 'in-memory':
       return [{ provide: JobsDriver, useFactory: () => new InMemoryDriver() }];

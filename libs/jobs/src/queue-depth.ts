@@ -25,7 +25,10 @@ export class QueueDepth {
       timer = setTimeout(() => reject(new Error(`The queues did not answer within ${COUNT_TIMEOUT_MS} ms`)), COUNT_TIMEOUT_MS);
     });
     try {
-      return await Promise.race([Promise.all(this.queues.all().map(async (queue) => ({ queue: queue.name, counts: await queue.counts() }))), timeout]);
+      return await Promise.race([
+        Promise.all(this.queues.all().map(async (queue) => ({ queue: queue.name, counts: await queue.counts() }))),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }

@@ -5,7 +5,10 @@ const at = new Date('2035-07-10T09:30:00.000Z');
 
 describe('noticeDeliveryStep', () => {
   it('ends the job of a delivered or skipped delivery, with the outcome as its result', () => {
-    expect(noticeDeliveryStep({ kind: 'delivered', statusCode: 204 }, job)).toEqual({ kind: 'done', result: { kind: 'delivered', statusCode: 204 } });
+    expect(noticeDeliveryStep({ kind: 'delivered', statusCode: 204 }, job)).toEqual({
+      kind: 'done',
+      result: { kind: 'delivered', statusCode: 204 },
+    });
     expect(noticeDeliveryStep({ kind: 'skipped', reason: 'the delivery is FAILED' }, job)).toEqual({
       kind: 'done',
       result: { kind: 'skipped', reason: 'the delivery is FAILED' },

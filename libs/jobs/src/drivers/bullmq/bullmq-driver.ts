@@ -12,7 +12,6 @@ import { BULLMQ_QUEUE_SETTINGS } from './bullmq-queue-settings.js';
  * client (the API: it only adds and counts, and must fail fast while Redis is away).
  */
 export class BullmqDriver extends JobsDriver {
-  private readonly logger = new Logger(BullmqDriver.name);
   private readonly queues = new Map<QueueName, BullmqJobQueue<unknown>>();
 
   constructor(
@@ -39,7 +38,13 @@ export class BullmqDriver extends JobsDriver {
   private bullmqQueue(name: QueueName): BullmqJobQueue<unknown> {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new BullmqJobQueue<unknown>(name, this.connection, this.prefix, BULLMQ_QUEUE_SETTINGS[name], this.logger);
+      queue = new BullmqJobQueue<unknown>(
+        name,
+        this.connection,
+        this.prefix,
+        BULLMQ_QUEUE_SETTINGS[name],
+        new Logger(`${BullmqJobQueue.name}:${name}`),
+      );
       this.queues.set(name, queue);
     }
     return queue;

@@ -34,7 +34,11 @@ export class BullmqJobQueue<T> implements JobQueue<T> {
 
   async add(jobs: readonly JobToAdd<T>[]): Promise<void> {
     if (jobs.length === 0) return;
-    const bulk = jobs.map(({ id, name, data, delayMs }) => ({ name, data, opts: { ...this.settings.jobOptions, jobId: id, delay: delayMs } }));
+    const bulk = jobs.map(({ id, name, data, delayMs }) => ({
+      name,
+      data,
+      opts: { ...this.settings.jobOptions, jobId: id, delay: delayMs },
+    }));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`Redis did not take the ${this.name} jobs within ${ADD_TIMEOUT_MS} ms`)), ADD_TIMEOUT_MS);
@@ -82,7 +86,7 @@ export class BullmqJobQueue<T> implements JobQueue<T> {
         await job.moveToDelayed(step.at.getTime(), token);
         throw new DelayedError();
       case 'failed':
-        this.logger.error(step.reason);
+        // Kept with the failed job (the dashboard shows it), as BullMQ keeps every failure.
         throw new UnrecoverableError(step.reason);
     }
   }

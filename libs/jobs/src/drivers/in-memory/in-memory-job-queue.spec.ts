@@ -80,10 +80,15 @@ describe('InMemoryJobQueue', () => {
     const logger = recordingLogger();
     const runs: { attemptsMade: number; at: number }[] = [];
     const queue = new InMemoryJobQueue<string>('test', logger);
-    queue.process((run) => {
-      runs.push({ attemptsMade: run.attemptsMade, at: Date.now() });
-      return Promise.resolve<NextStep>(run.attemptsMade < 2 ? { kind: 'later', at: new Date(Date.now() + 40), warning: `retry ${run.attemptsMade}` } : { kind: 'done' });
-    }, { concurrency: 1 });
+    queue.process(
+      (run) => {
+        runs.push({ attemptsMade: run.attemptsMade, at: Date.now() });
+        return Promise.resolve<NextStep>(
+          run.attemptsMade < 2 ? { kind: 'later', at: new Date(Date.now() + 40), warning: `retry ${run.attemptsMade}` } : { kind: 'done' },
+        );
+      },
+      { concurrency: 1 },
+    );
     await queue.add([job('a')]);
     await until(() => runs.length === 1);
     await until(() => logger.lines.length === 1);
@@ -99,10 +104,13 @@ describe('InMemoryJobQueue', () => {
   it('holds a job added with a delay until it is due', async () => {
     const runs: number[] = [];
     const queue = new InMemoryJobQueue<string>('test', recordingLogger());
-    queue.process(() => {
-      runs.push(Date.now());
-      return Promise.resolve<NextStep>({ kind: 'done' });
-    }, { concurrency: 1 });
+    queue.process(
+      () => {
+        runs.push(Date.now());
+        return Promise.resolve<NextStep>({ kind: 'done' });
+      },
+      { concurrency: 1 },
+    );
     const added = Date.now();
     await queue.add([job('a', 'x', 40)]);
     expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 1 });
@@ -114,9 +122,12 @@ describe('InMemoryJobQueue', () => {
   it('logs the reason of a `failed` step, and a processor that throws, and ends those jobs', async () => {
     const logger = recordingLogger();
     const queue = new InMemoryJobQueue<string>('mail', logger);
-    queue.process((run) => (run.id === 'a' ? Promise.resolve<NextStep>({ kind: 'failed', reason: 'gave up on a' }) : Promise.reject(new Error('boom'))), {
-      concurrency: 1,
-    });
+    queue.process(
+      (run) => (run.id === 'a' ? Promise.resolve<NextStep>({ kind: 'failed', reason: 'gave up on a' }) : Promise.reject(new Error('boom'))),
+      {
+        concurrency: 1,
+      },
+    );
     await queue.add([job('a'), job('b')]);
     await until(() => logger.lines.length === 2);
     expect(logger.lines).toEqual(['error: gave up on a', 'error: mail job b failed: boom']);
@@ -145,10 +156,13 @@ describe('InMemoryJobQueue', () => {
     const ambient = new AsyncLocalStorage<string>();
     const seen: (string | undefined)[] = [];
     const queue = new InMemoryJobQueue<string>('test', recordingLogger());
-    queue.process((run) => {
-      seen.push(ambient.getStore());
-      return Promise.resolve<NextStep>(run.attemptsMade === 0 ? { kind: 'later', at: new Date(Date.now() + 5) } : { kind: 'done' });
-    }, { concurrency: 1 });
+    queue.process(
+      (run) => {
+        seen.push(ambient.getStore());
+        return Promise.resolve<NextStep>(run.attemptsMade === 0 ? { kind: 'later', at: new Date(Date.now() + 5) } : { kind: 'done' });
+      },
+      { concurrency: 1 },
+    );
     await ambient.run('the caller’s transaction', () => queue.add([job('a'), job('b', 'b', 5)]));
     await until(() => seen.length === 3);
     expect(seen).toEqual([undefined, undefined, undefined]);

@@ -161,15 +161,18 @@ export class InMemoryJobQueue<T> implements JobQueue<T> {
   private runAt(id: string, entry: Entry<T>, at: number): void {
     entry.state = 'delayed';
     const wait = at - Date.now();
-    entry.timer = setTimeout(() => {
-      entry.timer = null;
-      if (wait > MAX_TIMER_MS) {
-        this.runAt(id, entry, at);
-        return;
-      }
-      entry.state = 'waiting';
-      this.due.push(id);
-      this.pump();
-    }, Math.min(Math.max(wait, 0), MAX_TIMER_MS));
+    entry.timer = setTimeout(
+      () => {
+        entry.timer = null;
+        if (wait > MAX_TIMER_MS) {
+          this.runAt(id, entry, at);
+          return;
+        }
+        entry.state = 'waiting';
+        this.due.push(id);
+        this.pump();
+      },
+      Math.min(Math.max(wait, 0), MAX_TIMER_MS),
+    );
   }
 }
