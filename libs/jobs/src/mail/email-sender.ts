@@ -8,7 +8,7 @@ export type SendOutcome = 'sent' | 'already-sent' | 'missing';
 
 /**
  * Sends one queued e-mail and records the attempt: sent_at on success; the error on failure,
- * which is then thrown so that the queue retries the job (STYLE 9).
+ * which is then thrown so that the e-mail processor runs the job again later (STYLE 9).
  */
 @Injectable()
 export class EmailSender implements OnApplicationShutdown {

@@ -6,7 +6,7 @@ export class SmtpMailTransport implements MailTransport {
   private readonly transporter: Transporter;
 
   constructor(url: string) {
-    // A job never hangs on a silent server: it fails, and the queue retries it later.
+    // A job never hangs on a silent server: it fails, and runs again later.
     this.transporter = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   }
 
