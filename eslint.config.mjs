@@ -1,5 +1,5 @@
 // ESLint flat config (STYLE.md rule 12): strict type-aware lint, exhaustive switches, no deep
-// relative imports across libs, and libs never import an app.
+// relative imports across libs, and neither libs nor apps import an app.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -32,6 +32,19 @@ const LIB_MUST_NOT_IMPORT_APPS = [
   {
     regex: '(^|/)apps(/|$)',
     message: 'Libraries must not import an app; move the shared code into a lib.',
+  },
+];
+
+// No app imports another (or itself through an alias): the worker, the API and the admin command
+// line share code through the libs only (the jobs through libs/jobs). test/ and bench/ may import apps.
+const APP_MUST_NOT_IMPORT_APPS = [
+  {
+    regex: '^#(api|worker|admin)/',
+    message: 'An app must not import an app; import its own files by relative path, and move shared code into a lib.',
+  },
+  {
+    regex: '(^|/)apps(/|$)',
+    message: 'An app must not import an app; import its own files by relative path, and move shared code into a lib.',
   },
 ];
 
@@ -131,7 +144,7 @@ export default defineConfig(
   },
 
   ...importBoundaries('libs/*/src', 'its lib', LIB_MUST_NOT_IMPORT_APPS),
-  ...importBoundaries('apps/*/src', 'its app'),
+  ...importBoundaries('apps/*/src', 'its app', APP_MUST_NOT_IMPORT_APPS),
   ...importBoundaries('test', 'test/'),
 
   {

@@ -3,7 +3,7 @@
 const esm = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
-    '^#(config|contract|core|database|queue)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
+    '^#(config|contract|core|database|jobs)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
     '^#(api|admin|worker)/(.*)\\.js$': '<rootDir>/apps/$1/src/$2',
     // Relative imports name the compiled .js file; map them to the sources, except packages'
     // own `.json.js` modules (libphonenumber-js metadata).
@@ -19,7 +19,8 @@ export default {
   rootDir: '.',
   testTimeout: 30000,
   projects: [
-    { ...esm, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    // test/lint: the lint rules' own tests (no database).
+    { ...esm, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/lint/*.spec.ts'] },
     {
       ...esm,
       displayName: 'integration',

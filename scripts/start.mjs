@@ -39,7 +39,7 @@ async function startEmbedded() {
 const embedded = env.DATABASE_URL ? undefined : await startEmbedded();
 if (embedded) env.DATABASE_URL = embedded.url;
 env.WEBHOOKS_ALLOW_PRIVATE ??= 'true';
-// Without Redis there is no queue and no worker: the API runs the worker's delivery code itself.
+// Without Redis there is no worker: the API runs the same jobs on in-memory queues itself.
 const inProcess = !env.REDIS_URL;
 if (inProcess) env.IN_PROCESS_JOBS = 'true';
 // What `npm run admin` needs to reach this database (`set -a; . .data/dev.env; set +a`).

@@ -7,7 +7,7 @@ import { buildNoticeBody, type NoticeBody } from '#core/notices/notice-body.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
 import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
 import { WebhooksService, type CreatedWebhook } from '#core/webhooks/webhooks.service.js';
-import { NOTICES_QUEUE } from '#queue/queues.js';
+import { NOTICES_QUEUE } from '#jobs/queues.js';
 
 export interface TestBusiness {
   id: string;

@@ -17,7 +17,8 @@ import { RedisModule } from '#core/redis/redis.module.js';
 import { SaleReadsModule } from '#core/sales/sale-reads.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
-import { InProcessJobsModule } from '#worker/in-process/in-process-jobs.module.js';
+import { JobProcessingModule } from '#jobs/job-processing.module.js';
+import { JobsModule } from '#jobs/jobs.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
@@ -29,7 +30,6 @@ import { HttpMetrics } from './metrics/http-metrics.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
 import { QueueMetrics } from './metrics/queue-metrics.js';
-import { ApiQueuesModule } from './queues/api-queues.module.js';
 import { AppointmentsController } from './controllers/appointments.controller.js';
 import { AppointmentWritesController } from './controllers/appointment-writes.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
@@ -62,9 +62,11 @@ export class ApiModule {
         ClientReadsModule,
         PaymentReadsModule,
         SaleReadsModule,
-        // With Redis the worker app delivers notices and e-mails, and the API only looks at its
-        // queues; without (IN_PROCESS_JOBS, `npm start`) this process runs the worker's delivery.
-        config.IN_PROCESS_JOBS ? InProcessJobsModule : ApiQueuesModule,
+        // With Redis the worker app runs the jobs, and the API only looks at their queues; without
+        // (IN_PROCESS_JOBS, `npm start`) this process runs the same jobs on in-memory queues.
+        ...(config.IN_PROCESS_JOBS
+          ? [JobsModule.forRoot({ driver: 'in-memory' }), JobProcessingModule]
+          : [JobsModule.forRoot({ driver: 'bullmq', redis: 'process-client' })]),
       ],
       controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController, AppointmentsController, AppointmentWritesController, PaymentsController, SalesController],
       providers: [

@@ -2,12 +2,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '#config/app-config.js';
+import { BullmqDriver } from '#jobs/drivers/bullmq/bullmq-driver.js';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { jsonBodyMiddleware } from './http/json-body.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
-import { ApiQueues } from './queues/api-queues.js';
 
 export const API_PREFIX = 'v1/api';
 
@@ -24,7 +24,7 @@ export async function createApiApp(config?: AppConfig): Promise<NestExpressAppli
   // Off unless configured: without the token the path is an unknown route (404). Mounted before
   // the API's body reader, as the dashboard reads its own.
   const { QUEUE_DASHBOARD_TOKEN } = app.get(AppConfig);
-  if (QUEUE_DASHBOARD_TOKEN) app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(ApiQueues).all, QUEUE_DASHBOARD_TOKEN));
+  if (QUEUE_DASHBOARD_TOKEN) app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN));
   app.use(jsonBodyMiddleware);
   // Operations endpoints live outside the versioned API.
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'metrics', 'docs', 'docs/reference.js'] });

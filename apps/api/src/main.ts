@@ -6,7 +6,7 @@ import { createApiApp, API_PREFIX } from './configure-app.js';
 try {
   const config = loadConfig();
   const app = await createApiApp(config);
-  // On SIGTERM (or Ctrl-C): the in-process deliveries finish their attempt, the server stops
+  // On SIGTERM (or Ctrl-C): the jobs under way in this process (IN_PROCESS_JOBS) finish their attempt, the server stops
   // taking connections and lets the requests under way finish, the database and Redis close
   // last, and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

@@ -10,7 +10,7 @@ try {
     throw new ConfigError('IN_PROCESS_JOBS=true: the API process delivers notices and e-mails itself; the worker needs Redis (set REDIS_URL instead)');
   }
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config));
-  // On SIGTERM (or Ctrl-C) the relays stop, the jobs under way finish (WorkerDrain), then the
+  // On SIGTERM (or Ctrl-C) the relays stop, the jobs under way finish (JobQueues), then the
   // queues and the database close and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   new Logger('Worker').log('Worker started');

@@ -7,7 +7,7 @@ import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
 import { newId } from '#database/new-id.js';
-import { MAINTENANCE_QUEUE, MaintenanceJob, NOTICES_QUEUE, noticeDeliveryJobId } from '#queue/queues.js';
+import { MAINTENANCE_QUEUE, MaintenanceJob, NOTICES_QUEUE, noticeDeliveryJobId } from '#jobs/queues.js';
 import { WorkerModule } from '#worker/worker.module.js';
 import { NoticeReceiver, answer200, eventually, verifyNotice } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';

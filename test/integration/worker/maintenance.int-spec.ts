@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { QueueEvents, type Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { WorkerModule } from '#worker/worker.module.js';
-import { MAINTENANCE_QUEUE, MaintenanceJob } from '#queue/queues.js';
+import { MAINTENANCE_QUEUE, MaintenanceJob } from '#jobs/queues.js';
 import { newId } from '#database/new-id.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';

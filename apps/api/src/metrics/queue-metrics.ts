@@ -1,11 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { QueueDepth } from '#queue/queue-depth.js';
+import { QueueDepth } from '#jobs/queue-depth.js';
 import { HttpMetrics } from './http-metrics.js';
 
 /**
  * Jobs per queue and state, read when Prometheus scrapes: from Redis (BullMQ) when the service
- * runs with it, from this process's in-process queues when it runs without. While Redis does not
+ * runs with it, from this process's in-memory queues when it runs without. While Redis does not
  * answer the series are absent rather than stale; the Redis client logs why.
  */
 @Injectable()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '#config/app-config.js';
 import { newId } from '#database/new-id.js';
-import { nextRetryDelayMs } from '#queue/retry-schedule.js';
+import { nextRetryDelayMs } from '#jobs/retry-schedule.js';
 import { checkNoticeBody } from '../notices/notice-body.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';

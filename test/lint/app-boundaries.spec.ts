@@ -1,0 +1,41 @@
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The import boundaries of eslint.config.mjs, run on snippets: the type-checked rules are off
+ * (the snippets are not files of the TypeScript project), the boundaries are the project's own.
+ */
+const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: tseslint.configs.disableTypeChecked });
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+}
+
+describe('import boundaries (eslint.config.mjs)', () => {
+  it.each([
+    ['apps/api/src/api.module.ts', "import { WorkerModule } from '#worker/worker.module.js';"],
+    ['apps/api/src/metrics/queue-metrics.ts', "import { main } from '#admin/main.js';"],
+    ['apps/worker/src/worker.module.ts', "import { ApiModule } from '#api/api.module.js';"],
+    ['apps/admin/src/commands/key.command.ts', "import { x } from '../../../../apps/api/src/main.js';"],
+    ['apps/worker/src/main.ts', "export { x } from 'apps/api/src/main.js';"],
+  ])('forbids, in %s, %s', async (filePath, code) => {
+    expect(await restrictedImports(filePath, code)).toContainEqual(expect.stringMatching(/An app must not import an app/));
+  });
+
+  it('still forbids a lib to import an app', async () => {
+    expect(await restrictedImports('libs/jobs/src/job-queues.ts', "import { WorkerModule } from '#worker/worker.module.js';")).toEqual([
+      expect.stringMatching(/Libraries must not import an app/),
+    ]);
+  });
+
+  it('lets an app import the libs and its own files, and tests import the apps', async () => {
+    expect(
+      await restrictedImports(
+        'apps/api/src/api.module.ts',
+        "import { JobsModule } from '#jobs/jobs.module.js';\nimport { x } from './http/json-body.js';",
+      ),
+    ).toEqual([]);
+    expect(await restrictedImports('test/e2e/x.e2e-spec.ts', "import { WorkerModule } from '#worker/worker.module.js';")).toEqual([]);
+  });
+});
