@@ -81,6 +81,7 @@ export function contractFacts(document) {
       const placeholders = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
       if (placeholders.join() !== pathParameters.join()) throw new Error(`${where}: path parameters do not match the path`);
       operations[id] = {
+        operationId: id,
         method,
         path,
         routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
@@ -104,6 +105,7 @@ export function renderFacts(facts, source) {
   const operations = Object.entries(facts.operations).map(([id, o]) =>
     [
       `  ${id}: {`,
+      `    operationId: ${literal(o.operationId)},`,
       `    method: ${literal(o.method)},`,
       `    path: ${literal(o.path)},`,
       `    routePath: ${literal(o.routePath)},`,
@@ -131,6 +133,7 @@ export type NoticeType = (typeof NOTICE_TYPES)[number];
 
 /** What the document says of an operation that a route serves. */
 export interface OperationFacts {
+  readonly operationId: string;
   readonly method: ${ROUTE_METHODS.map(literal).join(' | ')};
   /** As the document writes it: /appointments/{id}. */
   readonly path: string;

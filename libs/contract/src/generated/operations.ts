@@ -13,6 +13,7 @@ export type NoticeType = (typeof NOTICE_TYPES)[number];
 
 /** What the document says of an operation that a route serves. */
 export interface OperationFacts {
+  readonly operationId: string;
   readonly method: 'get' | 'put' | 'post' | 'delete' | 'patch';
   /** As the document writes it: /appointments/{id}. */
   readonly path: string;
@@ -33,6 +34,7 @@ export interface OperationFacts {
 
 export const OPERATIONS = {
   getMe: {
+    operationId: 'getMe',
     method: 'get',
     path: '/me',
     routePath: '/me',
@@ -44,6 +46,7 @@ export const OPERATIONS = {
     body: false,
   },
   listAppointments: {
+    operationId: 'listAppointments',
     method: 'get',
     path: '/appointments',
     routePath: '/appointments',
@@ -55,6 +58,7 @@ export const OPERATIONS = {
     body: false,
   },
   createAppointment: {
+    operationId: 'createAppointment',
     method: 'post',
     path: '/appointments',
     routePath: '/appointments',
@@ -66,6 +70,7 @@ export const OPERATIONS = {
     body: true,
   },
   getAppointment: {
+    operationId: 'getAppointment',
     method: 'get',
     path: '/appointments/{id}',
     routePath: '/appointments/:id',
@@ -77,6 +82,7 @@ export const OPERATIONS = {
     body: false,
   },
   rescheduleAppointment: {
+    operationId: 'rescheduleAppointment',
     method: 'post',
     path: '/appointments/{id}/reschedule',
     routePath: '/appointments/:id/reschedule',
@@ -88,6 +94,7 @@ export const OPERATIONS = {
     body: true,
   },
   cancelAppointment: {
+    operationId: 'cancelAppointment',
     method: 'post',
     path: '/appointments/{id}/cancel',
     routePath: '/appointments/:id/cancel',
@@ -99,6 +106,7 @@ export const OPERATIONS = {
     body: true,
   },
   listClients: {
+    operationId: 'listClients',
     method: 'get',
     path: '/clients',
     routePath: '/clients',
@@ -110,6 +118,7 @@ export const OPERATIONS = {
     body: false,
   },
   createClient: {
+    operationId: 'createClient',
     method: 'post',
     path: '/clients',
     routePath: '/clients',
@@ -121,6 +130,7 @@ export const OPERATIONS = {
     body: true,
   },
   getClient: {
+    operationId: 'getClient',
     method: 'get',
     path: '/clients/{id}',
     routePath: '/clients/:id',
@@ -132,6 +142,7 @@ export const OPERATIONS = {
     body: false,
   },
   listServices: {
+    operationId: 'listServices',
     method: 'get',
     path: '/services',
     routePath: '/services',
@@ -143,6 +154,7 @@ export const OPERATIONS = {
     body: false,
   },
   listPayments: {
+    operationId: 'listPayments',
     method: 'get',
     path: '/payments',
     routePath: '/payments',
@@ -154,6 +166,7 @@ export const OPERATIONS = {
     body: false,
   },
   getPayment: {
+    operationId: 'getPayment',
     method: 'get',
     path: '/payments/{id}',
     routePath: '/payments/:id',
@@ -165,6 +178,7 @@ export const OPERATIONS = {
     body: false,
   },
   listSales: {
+    operationId: 'listSales',
     method: 'get',
     path: '/sales',
     routePath: '/sales',
@@ -176,6 +190,7 @@ export const OPERATIONS = {
     body: false,
   },
   getSale: {
+    operationId: 'getSale',
     method: 'get',
     path: '/sales/{id}',
     routePath: '/sales/:id',
