@@ -84,7 +84,7 @@ export function contractFacts(document) {
         operationId: id,
         method,
         path,
-        routePath: path.replace(/\{([^}]+)\}/g, ':$1'),
+        routePath: path.replace(/^\//, '').replace(/\{([^}]+)\}/g, ':$1'),
         successStatus: successStatusOf(where, operation),
         scope: scopeOf(where, operation, scopes),
         idempotent: named('header').some((name) => name.toLowerCase() === IDEMPOTENCY_HEADER),
@@ -137,7 +137,7 @@ export interface OperationFacts {
   readonly method: ${ROUTE_METHODS.map(literal).join(' | ')};
   /** As the document writes it: /appointments/{id}. */
   readonly path: string;
-  /** As Nest and Express write it: /appointments/:id. */
+  /** As a Nest route writes it (relative to the global prefix): appointments/:id. */
   readonly routePath: string;
   /** The one 2xx status of the operation. */
   readonly successStatus: number;

@@ -21,7 +21,7 @@ describe('the generated operation facts (generated/operations.ts)', () => {
       operationId,
       method,
       path,
-      routePath: path.replace(/\{(\w+)\}/g, ':$1'),
+      routePath: path.slice(1).replace(/\{(\w+)\}/g, ':$1'),
       successStatus: Number(successes[0]),
       scope: operation['x-required-scope'] ?? null,
       idempotent: parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),

@@ -15,8 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const requestValidator = new RequestValidator();
 
 /**
- * Checks a request's input against its operation in the contract, in this order: the path id,
- * the body, the query; the first fault answers. It runs after the guards, so a caller without
+ * Checks a request's input against its operation in the contract, in this order: a body that
+ * cannot be read as JSON, the path id, the body's content, the query; the first fault answers. It runs after the guards, so a caller without
  * rights learns nothing about the input rules, and inside the idempotency record, so an invalid
  * request stores nothing. What passed is left on the request for ValidBody, ValidQuery and PathId.
  */
@@ -34,9 +34,10 @@ export class OperationInputInterceptor implements NestInterceptor {
 }
 
 function inputOf(operation: OperationFacts, req: ApiRequest): OperationInput {
+  if (operation.body) assertReadableJson(req);
   const input: OperationInput = {};
   if (operation.pathParameters.includes('id')) input.id = pathId(req);
-  if (operation.body) input.body = body(operation, req);
+  if (operation.body) input.body = validBody(operation, req);
   if (operation.queryParameters.length > 0) input.query = query(operation, req);
   return input;
 }
@@ -48,8 +49,8 @@ function pathId(req: ApiRequest): string {
   return id.toLowerCase();
 }
 
-/** Refused first when it could not be read or is not JSON at all, then checked against the schema. */
-function body(operation: OperationFacts, req: ApiRequest): unknown {
+/** A body that could not be read, or is not JSON at all, is refused before anything else is looked at. */
+function assertReadableJson(req: ApiRequest): void {
   if (req.bodyError === 'PAYLOAD_TOO_LARGE') {
     throw new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
   }
@@ -64,6 +65,9 @@ function body(operation: OperationFacts, req: ApiRequest): unknown {
       { path: '/', message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
     ]);
   }
+}
+
+function validBody(operation: OperationFacts, req: ApiRequest): unknown {
   const result = requestValidator.validateBody(operation.operationId, req.body);
   if (!result.ok) throw validationFailed(result.problems);
   return result.value;
