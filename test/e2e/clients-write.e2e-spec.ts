@@ -24,6 +24,12 @@ function uniquePhone(): string {
   return `+35191${String(phoneBase * 100 + phoneSeq).padStart(7, '0')}`;
 }
 
+/** How an answer was sent, beside its body: a replay is sent exactly as the first answer was. */
+function sentAs(res: { status: number; headers: Record<string, string | undefined> }) {
+  const { 'content-type': type, 'content-length': length, etag, 'transfer-encoding': encoding } = res.headers;
+  return { status: res.status, type, length, etag, encoding };
+}
+
 function newClient(overrides: Partial<RequestBody<'createClient'>> = {}): RequestBody<'createClient'> {
   return {
     name: 'Maria Santos',
@@ -81,6 +87,7 @@ describe('POST /clients', () => {
     expect(again.text).toBe(first.text);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(sentAs(again)).toEqual(sentAs(first));
     expect(await count('SELECT count(*) AS n FROM clients WHERE phone = $1', [body.phone])).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM notices WHERE payload->'data'->>'id' = $1`, [first.body.id])).toBe(1);
   });
@@ -127,6 +134,7 @@ describe('POST /clients', () => {
     expect(replay.status).toBe(409);
     expect(replay.text).toBe(sameEmail.text);
     expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(sentAs(replay)).toEqual(sentAs(sameEmail));
     expect(await count('SELECT count(*) AS n FROM clients WHERE business_id = $1 AND (phone = $2 OR lower(email) = lower($3))', [tenant.businessId, original.phone, original.email])).toBe(1);
     const fetched = await api.get(`/clients/${created.body.id}`, { key: tenant.key });
     expect(fetched.body).toEqual(created.body);

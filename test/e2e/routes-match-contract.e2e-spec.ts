@@ -1,7 +1,9 @@
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { RequestMethod } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
-import { REQUIRED_SCOPE, PUBLIC_ROUTE } from '#api/auth/route-access.decorators.js';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+import type { ExecutionContext } from '@nestjs/common';
+import { PUBLIC_ROUTE } from '#api/auth/route-access.decorators.js';
+import { operationOf } from '#api/http/operation-metadata.js';
 import { loadContract, operationsById } from '#contract/openapi-document.js';
 import { E2eApi } from '../utils/e2e-api.js';
 
@@ -18,8 +20,10 @@ interface Route {
   isPublic: boolean;
 }
 
+/** What Nest serves (its route metadata) and the scope ScopeGuard enforces on it. */
 function registeredRoutes(): Route[] {
   const discovery = api.app.get(DiscoveryService, { strict: false });
+  const reflector = api.app.get(Reflector);
   const routes: Route[] = [];
   for (const wrapper of discovery.getControllers()) {
     const type = wrapper.metatype as (new (...args: unknown[]) => object) | null;
@@ -30,11 +34,12 @@ function registeredRoutes(): Route[] {
       const handler = (type.prototype as Record<string, unknown>)[name];
       if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
       const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
-      const path = `/${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/:(\w+)/g, '{$1}');
+      const segments = [base, sub].flatMap((part) => part.split('/')).filter(Boolean);
+      const context = { getHandler: () => handler, getClass: () => type } as unknown as ExecutionContext;
       routes.push({
         method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number].toLowerCase(),
-        path,
-        scope: Reflect.getMetadata(REQUIRED_SCOPE, handler) as string | undefined,
+        path: `/${segments.join('/')}`.replace(/:(\w+)/g, '{$1}'),
+        scope: operationOf(reflector, context)?.scope ?? undefined,
         isPublic: classPublic || Reflect.getMetadata(PUBLIC_ROUTE, handler) === true,
       });
     }
@@ -43,7 +48,7 @@ function registeredRoutes(): Route[] {
 }
 
 describe('routes and the contract', () => {
-  it('every keyed route is an operation of the document and declares exactly its x-required-scope', () => {
+  it('every keyed route is an operation of the document and enforces exactly its x-required-scope', () => {
     const operations = [...operationsById(loadContract().document).values()];
     const routes = registeredRoutes().filter((r) => !r.isPublic);
     expect(routes.length).toBeGreaterThan(0);
@@ -58,5 +63,11 @@ describe('routes and the contract', () => {
         scope: operation!.operation['x-required-scope'],
       });
     }
+  });
+
+  it('every operation of the document is served by a keyed route', () => {
+    const served = new Set(registeredRoutes().filter((r) => !r.isPublic).map((r) => `${r.method} ${r.path}`));
+    const documented = [...operationsById(loadContract().document).values()].map((o) => `${o.method} ${o.path}`);
+    expect(documented.filter((o) => !served.has(o))).toEqual([]);
   });
 });

@@ -1,17 +1,16 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '#core/errors/domain-error.js';
-import type { Scope } from '#core/scopes/scope.js';
 import type { ApiRequest } from '../http/api-request.js';
-import { REQUIRED_SCOPE } from './route-access.decorators.js';
+import { operationOf } from '../http/operation-metadata.js';
 
-/** Fourth gate (D2): the route's scope must be among the key's. */
+/** Fourth gate (D2): the scope of the route's operation must be among the key's. */
 @Injectable()
 export class ScopeGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const scope = this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, context.getHandler());
+    const scope = operationOf(this.reflector, context)?.scope;
     if (!scope) return true;
     const { scopes } = context.switchToHttp().getRequest<ApiRequest>().apiKey!;
     if (!scopes.includes(scope)) {

@@ -1,51 +1,38 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { AppointmentWritesService } from '#core/appointments/appointment-writes.service.js';
 import type { RequestBody, Schemas } from '#contract/contract-types.js';
-import { RequireScope } from '../auth/route-access.decorators.js';
-import { ContractBody, CurrentKey, IdParam } from '../http/contract-params.js';
-import { Idempotent } from '../http/idempotency.interceptor.js';
+import { Operation } from '../http/operation.decorator.js';
+import { CurrentKey, PathId, ValidBody } from '../http/operation-params.js';
 import { toAppointment } from '../mappers/appointment.mapper.js';
 
 /** The appointment writes (D6); the reads are in AppointmentsController. */
-@Controller('appointments')
+@Controller()
 export class AppointmentWritesController {
   constructor(private readonly appointments: AppointmentWritesService) {}
 
-  /** createAppointment */
-  @Post()
-  @HttpCode(201)
-  @RequireScope('appointments.write')
-  @Idempotent()
+  @Operation('createAppointment')
   async createAppointment(
     @CurrentKey() key: AuthenticatedKey,
-    @ContractBody('createAppointment') body: RequestBody<'createAppointment'>,
+    @ValidBody() body: RequestBody<'createAppointment'>,
   ): Promise<Schemas['Appointment']> {
     return toAppointment(await this.appointments.book(key, body));
   }
 
-  /** rescheduleAppointment */
-  @Post(':id/reschedule')
-  @HttpCode(200)
-  @RequireScope('appointments.write')
-  @Idempotent()
+  @Operation('rescheduleAppointment')
   async rescheduleAppointment(
     @CurrentKey() key: AuthenticatedKey,
-    @IdParam() id: string,
-    @ContractBody('rescheduleAppointment') body: RequestBody<'rescheduleAppointment'>,
+    @PathId() id: string,
+    @ValidBody() body: RequestBody<'rescheduleAppointment'>,
   ): Promise<Schemas['Appointment']> {
     return toAppointment(await this.appointments.reschedule(key, id, body));
   }
 
-  /** cancelAppointment */
-  @Post(':id/cancel')
-  @HttpCode(200)
-  @RequireScope('appointments.write')
-  @Idempotent()
+  @Operation('cancelAppointment')
   async cancelAppointment(
     @CurrentKey() key: AuthenticatedKey,
-    @IdParam() id: string,
-    @ContractBody('cancelAppointment') body: RequestBody<'cancelAppointment'>,
+    @PathId() id: string,
+    @ValidBody() body: RequestBody<'cancelAppointment'>,
   ): Promise<Schemas['Appointment']> {
     return toAppointment(await this.appointments.cancel(key, id, body));
   }

@@ -1,28 +1,22 @@
-import {
-  HttpStatus,
-  Injectable,
-  UseInterceptors,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
+import { HttpStatus, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, map, type Observable } from 'rxjs';
-import { DomainError } from '#core/errors/domain-error.js';
 import { requestFingerprint } from '#core/idempotency/fingerprint.js';
-import { IdempotencyService, type IdempotentOutcome } from '#core/idempotency/idempotency.service.js';
+import { IdempotencyService, type IdempotentOutcome, type StoredResponse } from '#core/idempotency/idempotency.service.js';
 import type { ApiRequest } from './api-request.js';
 import { readIdempotencyKey } from './idempotency-key.js';
-import { PreparedResponse } from './prepared-response.js';
+import { operationOf } from './operation-metadata.js';
 import { problemBody, PROBLEM_TYPES } from './problem.js';
+import { problemOf } from './problem-of.js';
 
 /** Refusals the operation itself decided are stored and replayed; 400/401/402/403/429/5xx are not (D4). */
 const STORED_REFUSALS = new Set<number>([HttpStatus.NOT_FOUND, HttpStatus.CONFLICT]);
 
 /**
  * Makes a write idempotent (D4). Runs after the guards, so only an authorised caller's request
- * is recorded; the body pipes run inside, so an invalid body stores nothing.
+ * is recorded; the input check runs inside, so an invalid request stores nothing. The first
+ * answer goes out through the normal path (its bytes equal the stored ones); a replay is sent
+ * from here, as stored.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -34,20 +28,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const idempotencyKey = readIdempotencyKey(req);
-    const successStatus = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
+    const operation = operationOf(this.reflector, context);
+    if (!operation) throw new Error('IdempotencyInterceptor serves only routes declared with @Operation');
     let result: unknown;
-    let refusal: DomainError | undefined;
+    let refusal: Error | undefined;
 
     const write = async (): Promise<IdempotentOutcome> => {
       try {
         result = await lastValueFrom(next.handle());
-        return { response: { status: successStatus, contentType: 'application/json', body: JSON.stringify(result) }, keepWrites: true };
+        const body = JSON.stringify(result);
+        return { response: { status: operation.successStatus, contentType: 'application/json', body }, keepWrites: true };
       } catch (error) {
-        const status = error instanceof DomainError ? PROBLEM_TYPES[error.code].status : undefined;
-        if (!(error instanceof DomainError) || status === undefined || !STORED_REFUSALS.has(status)) throw error;
+        const { code, detail, errors, unexpected } = problemOf(error, req);
+        const status = PROBLEM_TYPES[code].status;
+        if (unexpected || !STORED_REFUSALS.has(status) || !(error instanceof Error)) throw error;
         refusal = error;
-        const body = problemBody(error.code, error.detail, req.requestId, error.fieldErrors);
-        return { response: { status, contentType: 'application/problem+json', body: JSON.stringify(body) }, keepWrites: false };
+        const body = JSON.stringify(problemBody(code, detail, req.requestId, errors));
+        return { response: { status, contentType: 'application/problem+json', body }, keepWrites: false };
       }
     };
 
@@ -58,14 +55,27 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     return from(this.idempotency.execute(request, write)).pipe(
       map(({ response, replayed }) => {
-        if (replayed) throw new PreparedResponse(response, { 'Idempotent-Replayed': 'true' });
-        // The first answer goes out through the normal path; its bytes equal the stored ones.
-        if (refusal) throw refusal;
+        if (replayed) return replayOf(response, req);
+        if (refusal !== undefined) throw refusal;
         return result;
       }),
     );
   }
 }
 
-/** Marks a write route idempotent: Idempotency-Key required, replays within 24 hours. */
-export const Idempotent = (): MethodDecorator => UseInterceptors(IdempotencyInterceptor);
+/**
+ * A stored answer as a web Response, which Nest sends as the whole answer (its status and headers
+ * win over the route's). Its headers are the ones Express's res.send() gave the first answer
+ * (Content-Type with its charset, Content-Length, ETag), plus Idempotent-Replayed.
+ */
+function replayOf(stored: StoredResponse, req: ApiRequest): Response {
+  const body = Buffer.from(stored.body, 'utf8');
+  const headers = new Headers({
+    'Content-Type': `${stored.contentType}; charset=utf-8`,
+    'Content-Length': String(body.length),
+    'Idempotent-Replayed': 'true',
+  });
+  const etag = (req.app.get('etag fn') as ((chunk: Buffer) => string | undefined) | undefined)?.(body);
+  if (etag) headers.set('ETag', etag);
+  return new Response(body, { status: stored.status, headers });
+}

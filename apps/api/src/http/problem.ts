@@ -16,11 +16,38 @@ export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }>
   APPOINTMENT_NOT_ACTIVE: { status: 409, title: 'The appointment is no longer active' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, title: 'The Idempotency-Key was used with a different request' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
+  CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be application/json' },
   API_RATE_LIMIT: { status: 429, title: 'Too many requests' },
   INTERNAL: { status: 500, title: 'Internal error' },
 };
+
+/**
+ * The code that answers an HttpException (Nest's own, or one a module throws) of each status.
+ * The answer's status is the code's, from PROBLEM_TYPES: a status without a code of its own
+ * takes the nearest one (405 and 410 are NOT_FOUND's 404, 422 is VALIDATION_FAILED's 400).
+ */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_FAILED',
+  401: 'API_KEY_INVALID',
+  402: 'PLAN_INTEGRATIONS',
+  403: 'API_SCOPE_MISSING',
+  404: 'NOT_FOUND',
+  405: 'NOT_FOUND',
+  409: 'CONFLICT',
+  410: 'NOT_FOUND',
+  412: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  429: 'API_RATE_LIMIT',
+};
+
+/** Any other 4xx is a request this API cannot serve as sent; any 5xx is our fault. */
+export function codeForHttpStatus(status: number): ErrorCode {
+  return HTTP_EXCEPTION_CODES[status] ?? (status >= 400 && status < 500 ? 'VALIDATION_FAILED' : 'INTERNAL');
+}
 
 export interface ProblemBody {
   type: string;

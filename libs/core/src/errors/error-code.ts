@@ -1,5 +1,8 @@
-/** The closed set of problem codes of decision D3; the HTTP layer maps each to a status. */
-export const ERROR_CODES = [
+/**
+ * The problem codes the contract publishes (its ProblemCode schema, decision D3); the compiler
+ * holds the two lists equal (contract-enums.contract-check.ts).
+ */
+export const PUBLISHED_ERROR_CODES = [
   'VALIDATION_FAILED',
   'IDEMPOTENCY_KEY_INVALID',
   'CURSOR_INVALID',
@@ -18,4 +21,18 @@ export const ERROR_CODES = [
   'API_RATE_LIMIT',
   'INTERNAL',
 ] as const;
+export type PublishedErrorCode = (typeof PUBLISHED_ERROR_CODES)[number];
+
+/**
+ * Codes the published document does not list, one per status that none of its codes names.
+ * CONFLICT answers a 409 that is not one of the named conflicts: a Nest ConflictException (or any
+ * 409 HttpException) a module throws. Answering it as 409 keeps the status the module meant; a
+ * code of the contract's own (SLOT_TAKEN, CLIENT_EXISTS, …) would name a conflict that did not
+ * happen. The 1.2.0 document is frozen, so a module that means to answer 409 on purpose throws a
+ * DomainError with a published code, or its contract version publishes a new one.
+ */
+export const UNPUBLISHED_ERROR_CODES = ['CONFLICT'] as const;
+
+/** The closed set of problem codes; the HTTP layer maps each to its status (apps/api/src/http/problem.ts). */
+export const ERROR_CODES = [...PUBLISHED_ERROR_CODES, ...UNPUBLISHED_ERROR_CODES] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,15 @@
-/** Scopes of the specification, each with the description the API returns in GET /me. */
-export const SCOPE_DESCRIPTIONS = {
+import { SCOPES as CONTRACT_SCOPES, type Scope } from '#contract/generated/operations.js';
+
+export type { Scope };
+
+/** Every scope of the contract, in its order. */
+export const SCOPES: Scope[] = [...CONTRACT_SCOPES];
+
+/**
+ * What each scope grants, as GET /me returns it. The document does not carry these texts, so
+ * they live here; a scope added to the contract fails the build until it is described.
+ */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'appointments.read':
     'See appointments: date, time, service, who serves, the name of the client. Never the appointment code and never the cancellation reason.',
   'appointments.write': 'Book into a free slot, reschedule, cancel with a reason.',
@@ -8,10 +18,7 @@ export const SCOPE_DESCRIPTIONS = {
   'services.read': 'See services, duration and price.',
   'payments.read': 'See payments, amounts and the linked appointment, without payment-instrument data.',
   'sales.read': 'See sales and their items, without costs or internal notes.',
-} as const;
-
-export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
-export const SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
+};
 
 export function isScope(value: string): value is Scope {
   return Object.hasOwn(SCOPE_DESCRIPTIONS, value);

@@ -1,0 +1,91 @@
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Observable } from 'rxjs';
+import { DomainError, validationFailed } from '#core/errors/domain-error.js';
+import { cursorInvalid } from '#core/pagination/cursor-codec.js';
+import { RequestValidator } from '#contract/request-validator.js';
+import type { OperationFacts } from '#contract/generated/operations.js';
+import type { ApiRequest, OperationInput } from './api-request.js';
+import { MAX_BODY_DEPTH } from './json-body.js';
+import { operationOf } from './operation-metadata.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One validator per process: compiling the contract's schemas is done once. */
+export const requestValidator = new RequestValidator();
+
+/**
+ * Checks a request's input against its operation in the contract, in this order: a body that
+ * cannot be read as JSON, the path id, the body's content, the query; the first fault answers. It runs after the guards, so a caller without
+ * rights learns nothing about the input rules, and inside the idempotency record, so an invalid
+ * request stores nothing. What passed is left on the request for ValidBody, ValidQuery and PathId.
+ */
+@Injectable()
+export class OperationInputInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const operation = operationOf(this.reflector, context);
+    if (!operation) throw new Error('OperationInputInterceptor serves only routes declared with @Operation');
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    req.operationInput = inputOf(operation, req);
+    return next.handle();
+  }
+}
+
+function inputOf(operation: OperationFacts, req: ApiRequest): OperationInput {
+  if (operation.body) assertReadableJson(req);
+  const input: OperationInput = {};
+  if (operation.pathParameters.includes('id')) input.id = pathId(req);
+  if (operation.body) input.body = validBody(operation, req);
+  if (operation.queryParameters.length > 0) input.query = query(operation, req);
+  return input;
+}
+
+/** A path id that is not a UUID cannot name anything here, so it is 404 (D3). */
+function pathId(req: ApiRequest): string {
+  const id = req.params.id;
+  if (typeof id !== 'string' || !UUID.test(id)) throw new DomainError('NOT_FOUND', 'Nothing with this id exists in this business.');
+  return id.toLowerCase();
+}
+
+/** A body that could not be read, or is not JSON at all, is refused before anything else is looked at. */
+function assertReadableJson(req: ApiRequest): void {
+  if (req.bodyError === 'PAYLOAD_TOO_LARGE') {
+    throw new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+  }
+  if (!req.is('application/json') && !req.is('application/*+json')) {
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  if (req.bodyError === 'MALFORMED_JSON') {
+    throw new DomainError('VALIDATION_FAILED', 'The request body is not valid JSON.', [{ path: '/', message: 'is not valid JSON' }]);
+  }
+  if (req.bodyError === 'TOO_DEEP') {
+    throw new DomainError('VALIDATION_FAILED', `The request body nests more than ${MAX_BODY_DEPTH} levels deep.`, [
+      { path: '/', message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
+    ]);
+  }
+}
+
+function validBody(operation: OperationFacts, req: ApiRequest): unknown {
+  const result = requestValidator.validateBody(operation.operationId, req.body);
+  if (!result.ok) throw validationFailed(result.problems);
+  return result.value;
+}
+
+/**
+ * The query against the operation's parameters. A cursor is opaque, so any fault of it (too long,
+ * repeated, altered) is the codec's CURSOR_INVALID rather than a VALIDATION_FAILED on the
+ * contract's maxLength; the other parameters are checked first, so a request with several faults
+ * hears about those first.
+ */
+function query(operation: OperationFacts, req: ApiRequest): Record<string, unknown> {
+  const raw = (req.query ?? {}) as Record<string, unknown>;
+  const paginated = operation.queryParameters.includes('cursor');
+  const { cursor, ...rest } = raw;
+  const result = requestValidator.validateQuery<Record<string, unknown>>(operation.operationId, paginated ? rest : raw);
+  if (!result.ok) throw validationFailed(result.problems);
+  if (!paginated || cursor === undefined) return result.value;
+  if (typeof cursor !== 'string') throw cursorInvalid();
+  return { ...result.value, cursor };
+}

@@ -1,0 +1,49 @@
+import { RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { OPERATIONS, type OperationId } from '#contract/generated/operations.js';
+import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { Operation } from './operation.decorator.js';
+import { OperationInputInterceptor } from './operation-input.interceptor.js';
+import { OPERATION_ID } from './operation-metadata.js';
+
+/** A handler as a controller would declare it, decorated with @Operation(operationId) only. */
+function decorated(operationId: OperationId): object {
+  class Handlers {
+    handle(): void {}
+  }
+  const descriptor = Object.getOwnPropertyDescriptor(Handlers.prototype, 'handle')!;
+  Operation(operationId)(Handlers.prototype, 'handle', descriptor);
+  return descriptor.value as object;
+}
+
+describe('@Operation', () => {
+  it.each(Object.keys(OPERATIONS) as OperationId[])('applies to %s what the generated facts say', (operationId) => {
+    const facts = OPERATIONS[operationId];
+    const handler = decorated(operationId);
+    const interceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []) as unknown[];
+    expect({
+      method: Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod,
+      path: Reflect.getMetadata(PATH_METADATA, handler) as string,
+      status: Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number,
+      operation: Reflect.getMetadata(OPERATION_ID, handler) as string,
+      idempotent: interceptors.includes(IdempotencyInterceptor),
+      checksInput: interceptors.includes(OperationInputInterceptor),
+    }).toEqual({
+      method: RequestMethod[facts.method.toUpperCase() as keyof typeof RequestMethod],
+      path: facts.routePath,
+      status: facts.successStatus,
+      operation: operationId,
+      idempotent: facts.idempotent,
+      checksInput: facts.body || facts.queryParameters.length > 0 || facts.pathParameters.length > 0,
+    });
+  });
+
+  it('opens the idempotency record before checking the input, so an invalid request stores nothing', () => {
+    const interceptors = Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('createAppointment')) as unknown[];
+    expect(interceptors).toEqual([IdempotencyInterceptor, OperationInputInterceptor]);
+  });
+
+  it('leaves a read without input free of interceptors', () => {
+    expect(Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('getMe'))).toBeUndefined();
+  });
+});

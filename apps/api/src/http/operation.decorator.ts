@@ -1,0 +1,37 @@
+import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { OPERATIONS, type OperationFacts, type OperationId } from '#contract/generated/operations.js';
+import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { OperationInputInterceptor, requestValidator } from './operation-input.interceptor.js';
+import { OPERATION_ID, takesInput } from './operation-metadata.js';
+
+const METHODS: Record<OperationFacts['method'], RequestMethod> = {
+  get: RequestMethod.GET,
+  put: RequestMethod.PUT,
+  post: RequestMethod.POST,
+  delete: RequestMethod.DELETE,
+  patch: RequestMethod.PATCH,
+};
+
+/**
+ * Serves a route as the contract's operation says, and nothing else says it: the method and path,
+ * the success status, the scope (ScopeGuard reads it from the operation), the Idempotency-Key
+ * when the operation takes one, and the check of the path id, body and query against the
+ * document. The handler takes what was checked through ValidBody, ValidQuery and PathId.
+ */
+export function Operation(operationId: OperationId): MethodDecorator {
+  const facts: OperationFacts = OPERATIONS[operationId];
+  const unsupported = facts.pathParameters.filter((name) => name !== 'id');
+  if (unsupported.length > 0) {
+    throw new Error(`${operationId}: OperationInputInterceptor checks only the path parameter id, not ${unsupported.join(', ')}`);
+  }
+  // Compiled now, at start, rather than on the first request.
+  if (takesInput(facts)) requestValidator.assertOperation(operationId);
+  // The idempotency record is opened first, so an invalid input is checked inside it (and not stored).
+  const interceptors = [...(facts.idempotent ? [IdempotencyInterceptor] : []), ...(takesInput(facts) ? [OperationInputInterceptor] : [])];
+  return applyDecorators(
+    RequestMapping({ path: facts.routePath, method: METHODS[facts.method] }),
+    HttpCode(facts.successStatus),
+    SetMetadata(OPERATION_ID, operationId),
+    ...(interceptors.length > 0 ? [UseInterceptors(...interceptors)] : []),
+  );
+}

@@ -1,0 +1,52 @@
+import { STATUS_CODES } from 'node:http';
+import { HttpException } from '@nestjs/common';
+import { DomainError, type FieldError } from '#core/errors/domain-error.js';
+import type { ErrorCode } from '#core/errors/error-code.js';
+import type { ApiRequest } from './api-request.js';
+import { codeForHttpStatus, PROBLEM_TYPES } from './problem.js';
+
+/** What the answer to a thrown value says; `unexpected` ones are logged, their message never shown. */
+export interface Problem {
+  code: ErrorCode;
+  detail: string;
+  errors: FieldError[];
+  retryAfter?: number;
+  unexpected: boolean;
+}
+
+/** The problem every thrown value is answered with: the filter and the idempotent replay store agree on it. */
+export function problemOf(exception: unknown, req: ApiRequest): Problem {
+  if (exception instanceof DomainError) {
+    return {
+      code: exception.code,
+      detail: exception.detail,
+      errors: exception.fieldErrors,
+      retryAfter: exception.retryAfterSeconds,
+      unexpected: false,
+    };
+  }
+  if (exception instanceof HttpException) {
+    const code = codeForHttpStatus(exception.getStatus());
+    if (PROBLEM_TYPES[code].status < 500) return { code, detail: detailOf(exception, code, req), errors: [], unexpected: false };
+  }
+  return {
+    code: 'INTERNAL',
+    detail: `Something went wrong on our side. Quote request id ${req.requestId} when reporting it.`,
+    errors: [],
+    unexpected: true,
+  };
+}
+
+/**
+ * The exception's own message, which its thrower wrote for the caller; one that only repeats the
+ * status's name (`new ForbiddenException()`) says less than the code's title. A 404 without a
+ * message of its own, or with no route matched (Nest's "Cannot GET /x"), names the path instead.
+ */
+function detailOf(exception: HttpException, code: ErrorCode, req: ApiRequest): string {
+  const response = exception.getResponse();
+  const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+  const given = Array.isArray(message) ? message.map(String).join('; ') : typeof message === 'string' ? message : '';
+  const own = given.length > 0 && given !== STATUS_CODES[exception.getStatus()];
+  if (code === 'NOT_FOUND' && (!own || req.route === undefined)) return `No operation at ${req.method} ${req.path}.`;
+  return own ? given : PROBLEM_TYPES[code].title;
+}
