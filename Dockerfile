@@ -39,6 +39,8 @@ RUN --mount=type=cache,target=/root/.npm,sharing=locked \
 # from dist/libs/contract/src to openapi/.
 COPY --from=build /app/dist ./dist
 COPY openapi ./openapi
+# The extensions' documents, merged into the served contract at start (docs/extending.md).
+COPY extensions ./extensions
 
 # The code is owned by root and read-only for the process. Only .data/ is writable: e-mails go
 # to MAIL_DIR (default ./.data/mail) when SMTP_URL is not set.

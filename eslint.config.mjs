@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 const TS_FILES = ['**/*.ts', '**/*.mts', '**/*.cts'];
 const JS_FILES = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 const CJS_FILES = ['**/*.cjs'];
-const TEST_FILES = ['test/**/*.ts', '**/*.spec.ts'];
+const TEST_FILES = ['test/**/*.ts', '**/*.spec.ts', 'extensions/**/*.e2e-spec.ts'];
 
 // --- Import boundaries --------------------------------------------------------------------
 // Inside one app or lib, code imports its own files by relative path; anything in another lib
@@ -45,6 +45,24 @@ const APP_MUST_NOT_IMPORT_APPS = [
   {
     regex: '(^|/)apps(/|$)',
     message: 'An app must not import an app; import its own files by relative path, and move shared code into a lib.',
+  },
+];
+
+// An extension (extensions/<name>/, docs/extending.md) builds on the libs (#core, #database,
+// #contract, #jobs, #config) and the public extension API (#extensions-api); never on an app, the
+// registry or another extension, so that removing its registry line removes it entirely.
+const EXTENSION_MUST_STAY_OUTSIDE_APPS = [
+  {
+    regex: '^#(api|worker|admin)/',
+    message: 'An extension must not import an app; use the public extension API (#extensions-api/...).',
+  },
+  {
+    regex: '(^|/)apps(/|$)',
+    message: 'An extension must not import an app; use the public extension API (#extensions-api/...).',
+  },
+  {
+    regex: '^#extensions/',
+    message: 'An extension must not import the registry or another extension.',
   },
 ];
 
@@ -102,6 +120,7 @@ export default defineConfig(
     'test/artifacts/',
     // Generated from openapi/v1.2.0.yaml by `npm run contract:generate`; never edited by hand.
     'libs/contract/src/generated/**',
+    'extensions/*/generated/**',
   ]),
 
   {
@@ -146,6 +165,21 @@ export default defineConfig(
   ...importBoundaries('libs/*/src', 'its lib', LIB_MUST_NOT_IMPORT_APPS),
   ...importBoundaries('apps/*/src', 'its app', APP_MUST_NOT_IMPORT_APPS),
   ...importBoundaries('test', 'test/'),
+  ...importBoundaries('extensions/*', 'its extension folder', EXTENSION_MUST_STAY_OUTSIDE_APPS),
+  {
+    // An extension's e2e tests run through the repository's test harness (test/utils), as the
+    // core's do; they still import no app directly.
+    name: 'project/import-boundaries/extension-e2e-tests',
+    files: ['extensions/**/*.e2e-spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: EXTENSION_MUST_STAY_OUTSIDE_APPS }] },
+  },
+  {
+    // The public extension API re-exports the API's route decorators (see the file): the one lib
+    // file that may import an app.
+    name: 'project/import-boundaries/extension-api-routes',
+    files: ['libs/extensions/src/routes.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
 
   {
     name: 'project/tests',

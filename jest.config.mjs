@@ -5,6 +5,8 @@ const esm = {
   moduleNameMapper: {
     '^#(config|contract|core|database|jobs)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
     '^#(api|admin|worker)/(.*)\\.js$': '<rootDir>/apps/$1/src/$2',
+    '^#extensions-api/(.*)\\.js$': '<rootDir>/libs/extensions/src/$1',
+    '^#extensions/(.*)\\.js$': '<rootDir>/extensions/$1',
     // Relative imports name the compiled .js file; map them to the sources, except packages'
     // own `.json.js` modules (libphonenumber-js metadata).
     '^(\\.{1,2}/(?!.*\\.json\\.js$).*)\\.js$': '$1',
@@ -20,7 +22,7 @@ export default {
   testTimeout: 30000,
   projects: [
     // test/lint: the lint rules' own tests (no database).
-    { ...esm, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/lint/*.spec.ts'] },
+    { ...esm, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,extensions}/**/*.spec.ts', '<rootDir>/test/lint/*.spec.ts'] },
     {
       ...esm,
       displayName: 'integration',
@@ -31,7 +33,7 @@ export default {
     {
       ...esm,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts', '<rootDir>/extensions/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/utils/global-setup.mjs',
       setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
     },

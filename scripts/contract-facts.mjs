@@ -54,16 +54,30 @@ function successStatusOf(where, operation) {
   return Number(statuses[0]);
 }
 
-/** What the code needs of a document; throws on anything it cannot serve as written. */
-export function contractFacts(document) {
-  const scopes = enumOf(document, 'Scope');
-  const noticeTypeSchema = resolve(document, document.components?.schemas?.Notice)?.properties?.type;
+/**
+ * The notice types of a document: the core's lists them in its Notice schema (and one webhook
+ * each, in the same order); an extension's document, which has no Notice schema, by its webhooks.
+ */
+function noticeTypesOf(document) {
+  const webhooks = Object.keys(document.webhooks ?? {});
+  if (!document.components?.schemas?.Notice) return webhooks;
+  const noticeTypeSchema = resolve(document, document.components.schemas.Notice)?.properties?.type;
   const noticeTypes = resolve(document, noticeTypeSchema)?.enum;
   if (!Array.isArray(noticeTypes)) throw new Error('components.schemas.Notice.properties.type must be an enum');
-  const webhooks = Object.keys(document.webhooks ?? {});
   if (webhooks.join() !== noticeTypes.join()) {
     throw new Error(`The webhooks (${webhooks.join(', ')}) must be the notice types in the same order (${noticeTypes.join(', ')})`);
   }
+  return noticeTypes;
+}
+
+/**
+ * What the code needs of a document; throws on anything it cannot serve as written. A document
+ * without a Scope schema (an extension's, docs/extending.md) uses `coreScopes`: an extension's
+ * operations require scopes keys can already hold.
+ */
+export function contractFacts(document, coreScopes) {
+  const scopes = document.components?.schemas?.Scope || !coreScopes ? enumOf(document, 'Scope') : coreScopes;
+  const noticeTypes = noticeTypesOf(document);
 
   const operations = {};
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {

@@ -7,10 +7,16 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { contractFacts, renderFacts } from './contract-facts.mjs';
 
+const CORE_DOCUMENT = 'openapi/v1.2.0.yaml';
+
+const readDocument = (path) => parse(readFileSync(path, 'utf8'));
+
 export function generateContract(documentPath, outputDir) {
   mkdirSync(outputDir, { recursive: true });
   execFileSync('node_modules/.bin/openapi-typescript', [documentPath, '-o', join(outputDir, 'openapi.ts')], { stdio: 'ignore' });
-  const facts = contractFacts(parse(readFileSync(documentPath, 'utf8')));
+  // An extension's operations are checked against the scopes of the core contract.
+  const coreScopes = contractFacts(readDocument(CORE_DOCUMENT)).scopes;
+  const facts = contractFacts(readDocument(documentPath), coreScopes);
   writeFileSync(join(outputDir, 'operations.ts'), renderFacts(facts, documentPath));
 }
 

@@ -6,6 +6,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
+import { NOTICE_TYPES } from '#contract/generated/operations.js';
 import { loadContract, resolveRef } from '#contract/openapi-document.js';
 import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
 import { anchorRefs } from '#contract/validation-errors.js';
@@ -42,7 +43,7 @@ function noticeValidators(): Map<string, ValidateFunction> {
   const ajv = createAjv(document, { coerceTypes: false });
   const webhooks = document.webhooks as Record<string, { post: { requestBody: unknown } }>;
   const validators = new Map<string, ValidateFunction>();
-  for (const type of WEBHOOK_EVENT_TYPES) {
+  for (const type of NOTICE_TYPES) {
     const body = resolveRef<{ content: Record<string, { schema: object }> }>(document, webhooks[type].post.requestBody);
     validators.set(type, ajv.compile(anchorRefs(body.content['application/json'].schema, DOCUMENT_ID) as object));
   }

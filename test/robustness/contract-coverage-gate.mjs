@@ -1,6 +1,7 @@
 // The contract coverage gate (issue 8): fails unless the test run produced, through
-// ContractResponseValidator, every operation × documented status of openapi/v1.2.0.yaml, apart
-// from the few pairs listed with a reason in contract-coverage-exclusions.json.
+// ContractResponseValidator, every operation × documented status of openapi/v1.2.0.yaml and of the
+// extensions' documents (extensions/*/openapi.yaml), apart from the few pairs listed with a reason
+// in contract-coverage-exclusions.json.
 //
 //   npm run coverage:contract      (after `npm test`; .ci/run runs it as the step after the tests)
 //
@@ -16,8 +17,23 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
+function documentPaths() {
+  const extensions = join(root, 'extensions');
+  const extensionDocuments = existsSync(extensions)
+    ? readdirSync(extensions, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(extensions, entry.name, 'openapi.yaml')))
+        .map((entry) => join(extensions, entry.name, 'openapi.yaml'))
+    : [];
+  return [join(root, 'openapi', 'v1.2.0.yaml'), ...extensionDocuments];
+}
+
 function documentedPairs() {
-  const document = parse(readFileSync(join(root, 'openapi', 'v1.2.0.yaml'), 'utf8'));
+  const pairs = [];
+  for (const path of documentPaths()) pairs.push(...pairsOf(parse(readFileSync(path, 'utf8'))));
+  return pairs;
+}
+
+function pairsOf(document) {
   const pairs = [];
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {

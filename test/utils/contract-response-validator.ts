@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   HTTP_METHODS,
-  loadContract,
   resolveRef,
   type OpenApiDocument,
   type OpenApiOperation,
 } from '#contract/openapi-document.js';
+import { loadServedContract } from '#contract/served-contract.js';
 import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
 import { anchorRefs } from '#contract/validation-errors.js';
 
@@ -33,7 +33,7 @@ interface ResponseObject {
 }
 
 /**
- * Checks a response against openapi/v1.2.0.yaml: the status is declared for the operation, the
+ * Checks a response against the served contract (openapi/v1.2.0.yaml and the registered extensions'): the status is declared for the operation, the
  * media type and body match its schema, and the required headers are present and valid.
  */
 export class ContractResponseValidator {
@@ -45,7 +45,7 @@ export class ContractResponseValidator {
   /** Pairs already written to CONTRACT_COVERAGE_DIR by this validator. */
   private readonly recorded = new Set<string>();
 
-  constructor(private readonly document: OpenApiDocument = loadContract().document) {
+  constructor(private readonly document: OpenApiDocument = loadServedContract().document) {
     this.ajv = createAjv(document, { coerceTypes: false });
     for (const [path, item] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);

@@ -9,6 +9,7 @@ import { PaymentsModule } from '#core/payments/payments.module.js';
 import { SalesModule } from '#core/sales/sales.module.js';
 import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { DatabaseModule } from '#database/database.module.js';
+import { EXTENSIONS } from '#extensions/index.js';
 
 /** What the admin commands use: the domain modules the API uses, without HTTP, queues or Redis. */
 @Module({})
@@ -26,6 +27,7 @@ export class AdminModule {
         PaymentsModule,
         SalesModule,
         AppointmentWritesModule,
+        ...EXTENSIONS.map(async (extension) => (await extension.admin()).module),
       ],
     };
   }

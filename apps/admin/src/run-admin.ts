@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type AppConfig } from '#config/app-config.js';
 import { DomainError } from '#core/errors/domain-error.js';
+import { EXTENSIONS } from '#extensions/index.js';
 import { withAdminContext } from './admin-context.js';
 import { registerAppointmentCommands } from './commands/appointment.command.js';
 import { registerBusinessCommands } from './commands/business.command.js';
@@ -37,7 +38,7 @@ function printJson(out: AdminOutput, value: object): void {
   out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-function buildProgram(io: AdminIo, context: CommandContext): Command {
+async function buildProgram(io: AdminIo, context: CommandContext): Promise<Command> {
   const program = new Command('admin')
     .description('Administer the scheduling service. Every command prints one JSON object.')
     // In-process and testable: commander throws instead of exiting, and its error text is
@@ -58,6 +59,8 @@ function buildProgram(io: AdminIo, context: CommandContext): Command {
   registerPaymentCommands(program, context);
   registerSaleCommands(program, context);
   registerAppointmentCommands(program, context);
+  // Then the registered extensions' commands (docs/extending.md).
+  for (const extension of EXTENSIONS) (await extension.admin()).register(program, context);
   return program;
 }
 
@@ -90,7 +93,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, config?: Ap
     run: async (work) => printJson(io.stdout, await withAdminContext(config ?? loadConfig(), work)),
   };
   try {
-    await buildProgram(io, context).parseAsync([...argv], { from: 'user' });
+    await (await buildProgram(io, context)).parseAsync([...argv], { from: 'user' });
     return EXIT_OK;
   } catch (error) {
     // --help is delivered as an error with exit code 0.

@@ -17,6 +17,7 @@ import { RedisModule } from '#core/redis/redis.module.js';
 import { SaleReadsModule } from '#core/sales/sale-reads.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
+import { EXTENSIONS } from '#extensions/index.js';
 import { JobProcessingModule } from '#jobs/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
@@ -39,6 +40,10 @@ import { PaymentsController } from './controllers/payments.controller.js';
 import { SalesController } from './controllers/sales.controller.js';
 import { ServicesController } from './controllers/services.controller.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
+
+function withRouteDependencies(module: DynamicModule): DynamicModule {
+  return { ...module, imports: [...(module.imports ?? []), IdempotencyModule] };
+}
 
 @Module({})
 export class ApiModule {
@@ -67,6 +72,9 @@ export class ApiModule {
         ...(config.IN_PROCESS_JOBS
           ? [JobsModule.forRoot({ driver: 'in-memory' }), JobProcessingModule]
           : [JobsModule.forRoot({ driver: 'bullmq', redis: 'process-client' })]),
+        // The registered extensions' modules, under the same global guards and filter as the core's
+        // routes; each is given what @Operation's interceptors inject, as the core's controllers are.
+        ...EXTENSIONS.map(async (extension) => withRouteDependencies(await extension.api())),
       ],
       controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController, AppointmentsController, AppointmentWritesController, PaymentsController, SalesController],
       providers: [

@@ -6,7 +6,6 @@ import type { PaymentChannel, PaymentMethod, PaymentStatus } from '#database/ent
 import type { SaleItemType } from '#database/entities/sale-item.entity.js';
 import type { SaleStatus } from '#database/entities/sale.entity.js';
 import type { PublishedErrorCode } from './errors/error-code.js';
-import type { WebhookEventType } from './webhooks/webhook-events.js';
 
 /**
  * The value sets the code keeps and the contract publishes are the same, checked by the compiler:
@@ -22,6 +21,6 @@ export type ContractEnumChecks = [
   Assert<Exact<SaleItemType, Schemas['SaleItemType']>>,
   Assert<Exact<Scope, Schemas['Scope']>>,
   Assert<Exact<NoticeType, Schemas['NoticeType']>>,
-  Assert<Exact<WebhookEventType, Schemas['Notice']['type']>>,
+  Assert<Exact<NoticeType, Schemas['Notice']['type']>>,
   Assert<Exact<PublishedErrorCode, Schemas['ProblemCode']>>,
 ];

@@ -1,10 +1,2 @@
-import type { INestApplicationContext } from '@nestjs/common';
-
-/** What every command gets: a way to run its work in the booted application and print the result. */
-export interface CommandContext {
-  /**
-   * Boots the admin application, runs `work` in it, prints what it returns as JSON on stdout
-   * and closes the application. Errors propagate to runAdmin, which reports them.
-   */
-  run(work: (app: INestApplicationContext) => Promise<object>): Promise<void>;
-}
+// Part of the public extension API: extensions' commands take the same context.
+export type { CommandContext } from '#extensions-api/command-context.js';

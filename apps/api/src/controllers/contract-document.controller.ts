@@ -1,19 +1,19 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { loadContract } from '#contract/openapi-document.js';
+import { loadServedContract } from '#contract/served-contract.js';
 import { Public } from '../auth/route-access.decorators.js';
 
-/** The contract itself, served without a key (D1). */
+/** The contract itself, with the registered extensions' documents merged in, served without a key (D1). */
 @Controller()
 @Public()
 export class ContractDocumentController {
   @Get('openapi.json')
   json(): unknown {
-    return loadContract().document;
+    return loadServedContract().document;
   }
 
   @Get('openapi.yaml')
   @Header('Content-Type', 'application/yaml; charset=utf-8')
   yaml(): string {
-    return loadContract().yaml;
+    return loadServedContract().yaml;
   }
 }

@@ -4,6 +4,7 @@ import type { Observable } from 'rxjs';
 import { DomainError, validationFailed } from '#core/errors/domain-error.js';
 import { cursorInvalid } from '#core/pagination/cursor-codec.js';
 import { RequestValidator } from '#contract/request-validator.js';
+import { loadServedContract } from '#contract/served-contract.js';
 import type { OperationFacts } from '#contract/generated/operations.js';
 import type { ApiRequest, OperationInput } from './api-request.js';
 import { MAX_BODY_DEPTH } from './json-body.js';
@@ -11,8 +12,8 @@ import { operationOf } from './operation-metadata.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One validator per process: compiling the contract's schemas is done once. */
-export const requestValidator = new RequestValidator();
+/** One validator per process, over the served contract (the core's and the extensions'): compiling is done once. */
+export const requestValidator = new RequestValidator(loadServedContract().document);
 
 /**
  * Checks a request's input against its operation in the contract, in this order: a body that

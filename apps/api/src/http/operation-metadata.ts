@@ -1,14 +1,15 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
-import { OPERATIONS, type OperationFacts, type OperationId } from '#contract/generated/operations.js';
+import type { OperationFacts } from '#contract/generated/operations.js';
+import { SERVED_OPERATIONS } from '#contract/served-contract.js';
 
 /** Metadata key under which @Operation records the operationId a handler serves. */
 export const OPERATION_ID = 'contractOperationId';
 
 /** The operation a handler serves; undefined for routes outside the contract (documents, health). */
 export function operationOf(reflector: Reflector, context: ExecutionContext): OperationFacts | undefined {
-  const id = reflector.get<OperationId | undefined>(OPERATION_ID, context.getHandler());
-  return id === undefined ? undefined : OPERATIONS[id];
+  const id = reflector.get<string | undefined>(OPERATION_ID, context.getHandler());
+  return id === undefined ? undefined : SERVED_OPERATIONS.get(id);
 }
 
 /** Whether a request of the operation has anything to check before its handler runs. */

@@ -1,5 +1,6 @@
 import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { OPERATIONS, type OperationFacts, type OperationId } from '#contract/generated/operations.js';
+import type { OperationFacts } from '#contract/generated/operations.js';
+import { SERVED_OPERATIONS } from '#contract/served-contract.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { OperationInputInterceptor, requestValidator } from './operation-input.interceptor.js';
 import { OPERATION_ID, takesInput } from './operation-metadata.js';
@@ -17,9 +18,12 @@ const METHODS: Record<OperationFacts['method'], RequestMethod> = {
  * the success status, the scope (ScopeGuard reads it from the operation), the Idempotency-Key
  * when the operation takes one, and the check of the path id, body and query against the
  * document. The handler takes what was checked through ValidBody, ValidQuery and PathId.
+ * The id names an operation of the core contract or of a registered extension's (their generated
+ * facts, merged in SERVED_OPERATIONS); an unknown id stops the process at start.
  */
-export function Operation(operationId: OperationId): MethodDecorator {
-  const facts: OperationFacts = OPERATIONS[operationId];
+export function Operation(operationId: string): MethodDecorator {
+  const facts: OperationFacts | undefined = SERVED_OPERATIONS.get(operationId);
+  if (!facts) throw new Error(`@Operation('${operationId}'): no such operation in the contract or a registered extension's`);
   const unsupported = facts.pathParameters.filter((name) => name !== 'id');
   if (unsupported.length > 0) {
     throw new Error(`${operationId}: OperationInputInterceptor checks only the path parameter id, not ${unsupported.join(', ')}`);

@@ -1,8 +1,28 @@
 import { NOTICE_TYPES, type NoticeType } from '#contract/generated/operations.js';
+import { EXTENSIONS } from '#extensions/index.js';
 
-/** The change notices an endpoint can subscribe to: the contract's notice types (D9). */
-export const WEBHOOK_EVENT_TYPES = NOTICE_TYPES;
-export type WebhookEventType = NoticeType;
+/**
+ * A notice type: the core contract's (D9), or one a registered extension's contract declares,
+ * named `<subject>.<event>` as the core's are.
+ */
+export type WebhookEventType = NoticeType | `${string}.${string}`;
+
+function acceptedTypes(): readonly WebhookEventType[] {
+  const types: WebhookEventType[] = [...NOTICE_TYPES];
+  for (const extension of EXTENSIONS) {
+    for (const type of extension.contract.noticeTypes) {
+      if (types.includes(type as WebhookEventType)) throw new Error(`Extension ${extension.name}: notice type ${type} already exists`);
+      types.push(type as WebhookEventType);
+    }
+  }
+  return types;
+}
+
+/**
+ * The change notices an endpoint can subscribe to, a fixture can name and the outbox accepts: the
+ * core contract's notice types, then the registered extensions'. The one place that set is made.
+ */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = acceptedTypes();
 
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
