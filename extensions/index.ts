@@ -9,4 +9,5 @@ import type { SchedulingExtension } from '#extensions-api/scheduling-extension.j
  */
 // prettier-ignore
 export const EXTENSIONS: readonly SchedulingExtension[] = [
+  (await import('./waitlist/waitlist.extension.js')).default,
 ];
