@@ -38,4 +38,33 @@ describe('import boundaries (eslint.config.mjs)', () => {
     ).toEqual([]);
     expect(await restrictedImports('test/e2e/x.e2e-spec.ts', "import { WorkerModule } from '#worker/worker.module.js';")).toEqual([]);
   });
+
+  it.each([
+    [
+      'extensions/waitlist/api/waitlist.controller.ts',
+      "import { Operation } from '#api/http/operation.decorator.js';",
+      /must not import an app/,
+    ],
+    ['extensions/waitlist/waitlist.service.ts', "import { x } from '../../apps/api/src/main.js';", /must not import an app/],
+    [
+      'extensions/waitlist/waitlist.module.ts',
+      "import { EXTENSIONS } from '#extensions/index.js';",
+      /must not import the registry or another extension/,
+    ],
+    ['extensions/waitlist/waitlist.e2e-spec.ts', "import { runAdmin } from '#admin/run-admin.js';", /must not import an app/],
+  ])('forbids, in the extension file %s, %s', async (filePath, code, message) => {
+    expect(await restrictedImports(filePath, code)).toContainEqual(expect.stringMatching(message));
+  });
+
+  it('lets an extension import the libs and the public extension API, and its e2e tests the test harness', async () => {
+    expect(
+      await restrictedImports(
+        'extensions/waitlist/api/waitlist.controller.ts',
+        "import { Operation } from '#extensions-api/routes.js';\nimport { x } from '#core/errors/domain-error.js';\nimport { y } from '../waitlist.service.js';",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports('extensions/waitlist/waitlist.e2e-spec.ts', "import { E2eApi } from '../../test/utils/e2e-api.js';"),
+    ).toEqual([]);
+  });
 });
