@@ -142,11 +142,14 @@ describe('appointment e-mails through SMTP', () => {
     const booked = await write('/appointments', bookingFor(salon, '2035-07-11T09:00:00Z'), salon.keys[1]);
     expect(booked.status).toBe(201);
     await smtp.waitFor((mail) => mail.to.includes(salon.clientEmail.toLowerCase()) && (mail.message.headers.subject ?? '').includes('11 de julho'));
-    const [row] = await db.query<{ sent_at: Date | null; attempts: number; last_error: string | null }[]>(
-      `SELECT sent_at, attempts, last_error FROM outbound_emails WHERE appointment_id = $1 AND audience = 'CLIENT'`,
-      [booked.body.id],
-    );
-    expect(row.sent_at).not.toBeNull();
+    // The sender records sent_at just after the server accepted the message: wait for it.
+    const row = await eventually(async () => {
+      const [found] = await db.query<{ sent_at: Date | null; attempts: number; last_error: string | null }[]>(
+        `SELECT sent_at, attempts, last_error FROM outbound_emails WHERE appointment_id = $1 AND audience = 'CLIENT'`,
+        [booked.body.id],
+      );
+      return found?.sent_at ? found : null;
+    }, 10_000, 'the client e-mail recorded as sent');
     expect(row.attempts).toBe(2);
     expect(row.last_error).toContain('451');
   });

@@ -14,6 +14,13 @@ export const DOCUMENT_ID = 'openapi';
  * contract itself and their `#/components/...` references resolve inside it.
  */
 export function createAjv(document: OpenApiDocument, options: { coerceTypes: boolean }): Ajv2020 {
+  const ajv = createSchemaAjv(options);
+  ajv.addSchema(document, DOCUMENT_ID);
+  return ajv;
+}
+
+/** The Ajv setup of every JSON Schema the services validate with, without the contract in it. */
+export function createSchemaAjv(options: { coerceTypes: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     // parentSchema on errors lets the formatter find the branches of a failed oneOf/anyOf.
@@ -24,7 +31,6 @@ export function createAjv(document: OpenApiDocument, options: { coerceTypes: boo
     useDefaults: true,
   });
   addFormats(ajv);
-  ajv.addSchema(document, DOCUMENT_ID);
   return ajv;
 }
 

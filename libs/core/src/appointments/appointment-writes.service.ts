@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AppointmentEntity, type AppointmentStatus } from '#database/entities/appointment.entity.js';
+import type { AppointmentEntity, AppointmentStatus } from '#database/entities/appointment.entity.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
-import { newId } from '#database/new-id.js';
 import { managerFor, transactional } from '#database/transaction-context.js';
 import { SlotAvailabilityService } from '../availability/slot-availability.service.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
@@ -16,11 +15,11 @@ import { buildNoticeBody } from '../notices/notice-body.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import { ServicesRepository } from '../services/services.repository.js';
 import { StaffRepository } from '../staff/staff.repository.js';
-import { generateAppointmentCode } from './appointment-code.js';
 import { isActive } from './appointment-transitions.js';
 import type { AppointmentView } from './appointment-view.js';
 import { appointmentViewOf } from './appointment-view-of.js';
 import { AppointmentsRepository } from './appointments.repository.js';
+import { newAppointmentRow, termsOf } from './new-appointment-row.js';
 import { BookingPartiesRepository } from './booking-parties.repository.js';
 import { parseStartInstant } from './start-instant.js';
 
@@ -52,8 +51,6 @@ const notActive = (status: AppointmentStatus): DomainError =>
     'APPOINTMENT_NOT_ACTIVE',
     `Only a PENDING or CONFIRMED appointment can be rescheduled or cancelled; this one is ${status}.`,
   );
-
-const endOf = (start: Date, durationMin: number): Date => new Date(start.getTime() + durationMin * 60_000);
 
 /**
  * The appointment writes of the API (D6): book, reschedule, cancel. Each runs in one transaction
@@ -107,28 +104,18 @@ export class AppointmentWritesService {
       if ('created' in clientForm) await this.clientsService.insertPrepared(ref, clientForm.created);
 
       const now = new Date();
-      const appointment = Object.assign(new AppointmentEntity(), {
-        id: newId(),
-        businessId: ref.businessId,
-        staffId: staff.id,
-        serviceId: service.id,
-        serviceName: service.name,
-        clientId: client.id,
-        status: business.autoConfirm ? 'CONFIRMED' : 'PENDING',
-        startsAt,
-        endsAt: endOf(startsAt, service.durationMin),
-        durationMin: service.durationMin,
-        priceCents: service.priceCents,
-        currency: business.currency,
-        source: API_SOURCE,
-        locationId: null,
-        rescheduledFromId: null,
-        code: generateAppointmentCode(),
-        cancellationReason: null,
-        cancelledAt: null,
-        createdAt: now,
-        updatedAt: now,
-      } satisfies AppointmentEntity);
+      const appointment = newAppointmentRow(
+        {
+          businessId: ref.businessId,
+          staffId: staff.id,
+          clientId: client.id,
+          terms: termsOf(service, business.currency),
+          status: business.autoConfirm ? 'CONFIRMED' : 'PENDING',
+          startsAt,
+          source: API_SOURCE,
+        },
+        now,
+      );
       await this.appointments.insert(appointment, this.transaction());
       await this.notices.record(
         ref.businessId,
@@ -168,28 +155,21 @@ export class AppointmentWritesService {
 
       const now = new Date();
       await this.appointments.update(ref.businessId, previous.id, { status: 'RESCHEDULED', updatedAt: now });
-      const appointment = Object.assign(new AppointmentEntity(), {
-        id: newId(),
-        businessId: ref.businessId,
-        staffId: staff.id,
-        serviceId: previous.serviceId,
-        serviceName: previous.serviceName,
-        clientId: previous.clientId,
-        status: previous.status,
-        startsAt,
-        endsAt: endOf(startsAt, previous.durationMin),
-        durationMin: previous.durationMin,
-        priceCents: previous.priceCents,
-        currency: previous.currency,
-        source: API_SOURCE,
-        locationId: previous.locationId,
-        rescheduledFromId: previous.id,
-        code: generateAppointmentCode(),
-        cancellationReason: null,
-        cancelledAt: null,
-        createdAt: now,
-        updatedAt: now,
-      } satisfies AppointmentEntity);
+      // The booked terms (service, duration, price) move with the appointment.
+      const appointment = newAppointmentRow(
+        {
+          businessId: ref.businessId,
+          staffId: staff.id,
+          clientId: previous.clientId,
+          terms: previous,
+          status: previous.status,
+          startsAt,
+          source: API_SOURCE,
+          locationId: previous.locationId,
+          rescheduledFromId: previous.id,
+        },
+        now,
+      );
       await this.appointments.insert(appointment, this.transaction());
       await this.notices.record(
         ref.businessId,

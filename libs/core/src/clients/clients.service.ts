@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ClientEntity } from '#database/entities/client.entity.js';
-import { newId } from '#database/new-id.js';
+import type { ClientEntity } from '#database/entities/client.entity.js';
 import { transactional } from '#database/transaction-context.js';
 import type { FieldError } from '../errors/domain-error.js';
 import { notFound, validationFailed } from '../errors/domain-error.js';
@@ -9,6 +8,7 @@ import { buildNoticeBody } from '../notices/notice-body.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import { checkBirthDate } from './birth-date.js';
 import { ClientsRepository } from './clients.repository.js';
+import { newClientRow } from './new-client-row.js';
 import { normalisePhone } from './phone.js';
 
 export interface NewClient {
@@ -63,21 +63,19 @@ export class ClientsService {
     if (errors.length > 0 || !phone.ok || !birthDate.ok) throw validationFailed(errors);
 
     const now = new Date();
-    const client = Object.assign(new ClientEntity(), {
-      id: newId(),
-      businessId: business.businessId,
-      name: input.name.trim(),
-      phone: phone.e164,
-      email: emptyToNull(input.email),
-      birthDate: birthDate.value,
-      guardianName: emptyToNull(input.guardianName),
-      guardianEmail: emptyToNull(input.guardianEmail),
-      consent: true,
-      consentAt: now,
-      notes: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const client = newClientRow(
+      {
+        businessId: business.businessId,
+        name: input.name.trim(),
+        phone: phone.e164,
+        email: emptyToNull(input.email),
+        birthDate: birthDate.value,
+        guardianName: emptyToNull(input.guardianName),
+        guardianEmail: emptyToNull(input.guardianEmail),
+        consent: true,
+      },
+      now,
+    );
     await transactional(this.dataSource, async () => {
       await this.clients.insert(client);
       await this.notices.record(
@@ -100,21 +98,7 @@ export class ClientsService {
     const phone = normalisePhone(input.phone);
     if (!phone.ok) errors.push({ path: '/client/phone', message: phone.reason });
     if (errors.length > 0 || !phone.ok) throw validationFailed(errors);
-    return Object.assign(new ClientEntity(), {
-      id: newId(),
-      businessId,
-      name,
-      phone: phone.e164,
-      email: emptyToNull(input.email),
-      birthDate: null,
-      guardianName: null,
-      guardianEmail: null,
-      consent: false,
-      consentAt: null,
-      notes: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    return newClientRow({ businessId, name, phone: phone.e164, email: emptyToNull(input.email), consent: false }, now);
   }
 
   /**

@@ -13,7 +13,7 @@ import { resolveDeliveryTarget, type HostLookup } from './delivery-target.js';
 import { NoticeDeliveriesRepository, type DeliveryListItem } from './notice-deliveries.repository.js';
 import { HOST_LOOKUP, NOTICE_SEND_LIMITS, type NoticeSendLimits } from './notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { WEBHOOK_EVENT_TYPES, isWebhookEventType } from './webhook-events.js';
+import { checkWebhookEvents } from './webhook-events.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 import { isUuid } from '../ids/uuid.js';
 
@@ -100,13 +100,8 @@ export class WebhooksService {
    */
   async create(input: NewWebhook): Promise<CreatedWebhook> {
     const errors: FieldError[] = [];
-    const unknown = input.events.filter((event) => !isWebhookEventType(event));
-    if (input.events.length === 0) errors.push({ path: '/events', message: 'at least one event type is needed' });
-    else if (unknown.length > 0) {
-      errors.push({ path: '/events', message: `unknown event types ${unknown.join(', ')}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}` });
-    } else if (new Set(input.events).size !== input.events.length) {
-      errors.push({ path: '/events', message: 'must not repeat an event type' });
-    }
+    const eventsRefusal = checkWebhookEvents(input.events);
+    if (eventsRefusal) errors.push({ path: '/events', message: eventsRefusal });
     const target = await resolveDeliveryTarget(input.url, {
       allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
       lookup: this.lookup,
