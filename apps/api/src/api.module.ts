@@ -28,6 +28,7 @@ import { loggerParams } from './logging/logger-params.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
+import { NoticePipelineMetricsRepository } from '#core/notices/notice-pipeline-metrics.repository.js';
 import { QueueMetrics } from './metrics/queue-metrics.js';
 import { ApiQueuesModule } from './queues/api-queues.module.js';
 import { AppointmentsController } from './controllers/appointments.controller.js';
@@ -66,11 +67,24 @@ export class ApiModule {
         // queues; without (IN_PROCESS_JOBS, `npm start`) this process runs the worker's delivery.
         config.IN_PROCESS_JOBS ? InProcessJobsModule : ApiQueuesModule,
       ],
-      controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController, AppointmentsController, AppointmentWritesController, PaymentsController, SalesController],
+      controllers: [
+        HealthController,
+        MetricsController,
+        DocsController,
+        ContractDocumentController,
+        MeController,
+        ServicesController,
+        ClientsController,
+        AppointmentsController,
+        AppointmentWritesController,
+        PaymentsController,
+        SalesController,
+      ],
       providers: [
         ApiRateLimiter,
         HttpMetrics,
         OutboxMetrics,
+        NoticePipelineMetricsRepository,
         QueueMetrics,
         // Global guards run in the order listed: the order of checks of decision D2.
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
-import { transactional } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
 import { EmailHandOff } from './email-hand-off.js';
 
 /** E-mails relayed per transaction; a full batch is followed by the next at once. */
@@ -24,7 +23,7 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly emails: OutboundEmailsRepository,
     private readonly queue: EmailHandOff,
   ) {}
@@ -41,7 +40,7 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Relays one batch; returns how many e-mails it handed to the queue. */
   relayOnce(): Promise<number> {
-    return transactional(this.dataSource, async () => {
+    return this.database.transactional(async () => {
       const ids = await this.emails.lockUnrelayed(EMAIL_RELAY_BATCH);
       if (ids.length === 0) return 0;
       await this.queue.handOff(ids);
@@ -64,10 +63,14 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private pause(): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, EMAIL_RELAY_POLL_MS);
-      this.stop.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      this.stop.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ClientEntity } from '#database/entities/client.entity.js';
+import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
-import { transactional } from '#database/transaction-context.js';
 import type { FieldError } from '../errors/domain-error.js';
 import { notFound, validationFailed } from '../errors/domain-error.js';
 import { buildNoticeBody } from '../notices/notice-body.js';
@@ -44,7 +43,7 @@ export class ClientsService {
   constructor(
     private readonly clients: ClientsRepository,
     private readonly notices: NoticesRepository,
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
   ) {}
 
   /**
@@ -78,7 +77,7 @@ export class ClientsService {
       createdAt: now,
       updatedAt: now,
     });
-    await transactional(this.dataSource, async () => {
+    await this.database.transactional(async () => {
       await this.clients.insert(client);
       await this.notices.record(
         business.businessId,
@@ -122,11 +121,16 @@ export class ClientsService {
    * (same phone, or same e-mail in any case) is refused as CLIENT_EXISTS and left unchanged.
    */
   async insertPrepared(business: BusinessRef, client: ClientEntity): Promise<void> {
-    await transactional(this.dataSource, async () => {
+    await this.database.transactional(async () => {
       await this.clients.insert(client);
       await this.notices.record(
         business.businessId,
-        buildNoticeBody({ type: 'client.created', businessSlug: business.businessSlug, subjectId: client.id, occurredAt: client.createdAt }),
+        buildNoticeBody({
+          type: 'client.created',
+          businessSlug: business.businessSlug,
+          subjectId: client.id,
+          occurredAt: client.createdAt,
+        }),
       );
     });
   }
