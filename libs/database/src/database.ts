@@ -169,10 +169,19 @@ export class Database {
     const transaction = this.ambient.getStore();
     if (transaction) return use((await transaction.runner.connect()) as pg.PoolClient);
     const connection = await this.pool().connect();
+    // A connection the server closed while it was out of the pool (a restart, a terminated
+    // backend) reports it as an 'error' event: kept here, so that it does not crash the process,
+    // and given to release, so that the pool drops the connection instead of lending it again.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost = error;
+    };
+    connection.on('error', onLost);
     try {
       return await use(connection);
     } finally {
-      connection.release();
+      connection.removeListener('error', onLost);
+      connection.release(lost);
     }
   }
 

@@ -124,10 +124,10 @@ describe('admin commands beside npm start', () => {
   });
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
-  /** The compiled admin command line against the embedded database, as a developer runs it beside `npm start`. */
-  async function admin(argv: string[]): Promise<{ code: number | null; output: string }> {
+  /** The environment of the compiled admin command line against the embedded database, as a developer runs it beside `npm start`. */
+  function adminEnv(): NodeJS.ProcessEnv {
     const config = testConfig();
-    const child = Child.spawn(process.execPath, ['dist/apps/admin/src/main.js', ...argv], {
+    return {
       PATH: process.env.PATH,
       NODE_ENV: 'test',
       DATABASE_URL: embedded.url,
@@ -135,16 +135,22 @@ describe('admin commands beside npm start', () => {
       CURSOR_SECRET: config.CURSOR_SECRET,
       WEBHOOKS_ALLOW_PRIVATE: 'true',
       LOG_LEVEL: 'error',
-    });
-    return { code: await child.exited, output: child.output };
+    };
+  }
+
+  /** The command's exit code, with its output when it failed (to say why). */
+  async function admin(argv: string[]): Promise<{ code: number | null; output: string }> {
+    const child = Child.spawn(process.execPath, ['dist/apps/admin/src/main.js', ...argv], adminEnv());
+    const code = await child.exited;
+    return { code, output: code === 0 ? '' : child.output };
   }
 
   it('record notices from several processes, each more than once: statement names never clash in the one shared session', async () => {
-    expect(await admin(['migrate'])).toMatchObject({ code: 0 });
+    expect(await admin(['migrate'])).toEqual({ code: 0, output: '' });
     const file = join(folder, 'fixture.json');
     await writeFile(file, JSON.stringify(exampleFixture('embedded-salon')));
-    const loaded = await admin(['fixtures', 'load', file]);
-    expect(loaded).toMatchObject({ code: 0 });
+    const loaded = Child.spawn(process.execPath, ['dist/apps/admin/src/main.js', 'fixtures', 'load', file], adminEnv());
+    expect(await loaded.exited).toBe(0);
     const appointment = (JSON.parse(loaded.output) as { businesses: { salon: { appointments: Record<string, string> } } }).businesses.salon
       .appointments.a1;
 
@@ -153,7 +159,7 @@ describe('admin commands beside npm start', () => {
     // Every payment record writes a notice (insert_notice), each process preparing it anew.
     for (let round = 0; round < 2; round += 1) {
       const runs = await Promise.all([record(), record()]);
-      for (const run of runs) expect(run).toMatchObject({ code: 0 });
+      for (const run of runs) expect(run).toEqual({ code: 0, output: '' });
     }
     const counted = await pool.query<{ count: string }>(`SELECT count(*) AS count FROM notices WHERE type = 'payment.received'`);
     expect(counted.rows[0].count).toBe('4');

@@ -88,6 +88,14 @@ function expectKeysetPlanOf(plan: Plan, table: string, index: string, keyset: st
   expect(scan['Rows Removed by Filter'] ?? 0).toBe(0);
 }
 
+/** A bulk insert of the setup: hundreds of thousands of rows may take longer than a request's statement timeout on a loaded machine. */
+async function seed(sql: string, params: unknown[]): Promise<void> {
+  await db.transaction(async (manager) => {
+    await manager.query('SET LOCAL statement_timeout = 0');
+    await manager.query(sql, params);
+  });
+}
+
 beforeAll(async () => {
   app = await startReads();
   db = app.get(DataSource);
@@ -106,7 +114,7 @@ beforeAll(async () => {
   );
   // One statement: four staff members in turn, a 30-minute appointment every 30 minutes (each
   // staff member's never overlap), statuses in rotation.
-  await db.query(
+  await seed(
     `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
                                price_cents, currency, source, code)
      SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', $3,
@@ -116,20 +124,20 @@ beforeAll(async () => {
             LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '30 minutes' AS t) AS start`,
     [businessId, staffIds, clientId],
   );
-  await db.query(
+  await seed(
     `INSERT INTO clients (id, business_id, name, consent, created_at, updated_at)
      SELECT gen_random_uuid(), $1, 'Client ' || i, true, t, t
        FROM generate_series(1, ${OTHERS}) AS i,
             LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '1 second' + (i % 7) * interval '1 microsecond' AS t) AS stamp`,
     [businessId],
   );
-  await db.query(
+  await seed(
     `INSERT INTO payments (id, business_id, appointment_id, channel, method, status, amount_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), a.business_id, a.id, 'IN_PERSON', 'CARD', 'PAID', 2000, 'EUR', a.ends_at, a.ends_at
        FROM appointments a WHERE a.business_id = $1 ORDER BY a.starts_at LIMIT ${OTHERS}`,
     [businessId],
   );
-  await db.query(
+  await seed(
     `INSERT INTO sales (id, business_id, number, status, subtotal_cents, discount_cents, total_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), $1, i, 'COMPLETED', 2000, 0, 2000, 'EUR', t, t
        FROM generate_series(1, ${OTHERS}) AS i,
