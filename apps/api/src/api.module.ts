@@ -67,19 +67,7 @@ export class ApiModule {
         // queues; without (IN_PROCESS_JOBS, `npm start`) this process runs the worker's delivery.
         config.IN_PROCESS_JOBS ? InProcessJobsModule : ApiQueuesModule,
       ],
-      controllers: [
-        HealthController,
-        MetricsController,
-        DocsController,
-        ContractDocumentController,
-        MeController,
-        ServicesController,
-        ClientsController,
-        AppointmentsController,
-        AppointmentWritesController,
-        PaymentsController,
-        SalesController,
-      ],
+      controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController, AppointmentsController, AppointmentWritesController, PaymentsController, SalesController],
       providers: [
         ApiRateLimiter,
         HttpMetrics,

@@ -63,14 +63,10 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private pause(): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, EMAIL_RELAY_POLL_MS);
-      this.stop.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+      this.stop.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
     });
   }
 }
