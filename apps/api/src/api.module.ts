@@ -30,6 +30,7 @@ import { loggerParams } from './logging/logger-params.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
+import { NoticePipelineMetricsRepository } from '#core/notices/notice-pipeline-metrics.repository.js';
 import { QueueMetrics } from './metrics/queue-metrics.js';
 import { AppointmentsController } from './controllers/appointments.controller.js';
 import { AppointmentWritesController } from './controllers/appointment-writes.controller.js';
@@ -81,6 +82,7 @@ export class ApiModule {
         ApiRateLimiter,
         HttpMetrics,
         OutboxMetrics,
+        NoticePipelineMetricsRepository,
         QueueMetrics,
         // Global guards run in the order listed: the order of checks of decision D2.
         { provide: APP_GUARD, useClass: ApiKeyGuard },

@@ -15,7 +15,7 @@ export type ValidationResult<T> = { ok: true; value: T } | { ok: false; problems
 
 interface CompiledOperation {
   body?: ValidateFunction;
-  query?: ValidateFunction;
+  validateQuery?: ValidateFunction;
   queryNames: Set<string>;
 }
 
@@ -61,8 +61,8 @@ export class RequestValidator {
     const problems: FieldProblem[] = Object.keys(query)
       .filter((name) => !compiled.queryNames.has(name))
       .map((name) => ({ path: `/query/${pointerToken(name)}`, message: 'is not a parameter of this operation' }));
-    if (compiled.query && !compiled.query(query)) {
-      problems.push(...this.queryErrors.format(compiled.query.errors, query, '/query'));
+    if (compiled.validateQuery && !compiled.validateQuery(query)) {
+      problems.push(...this.queryErrors.format(compiled.validateQuery.errors, query, '/query'));
     }
     return problems.length > 0 ? { ok: false, problems } : { ok: true, value: query as T };
   }
@@ -80,7 +80,7 @@ export class RequestValidator {
     const queryParams = parameters.filter((p) => p.in === 'query');
     const compiled: CompiledOperation = { queryNames: new Set(queryParams.map((p) => p.name)) };
     if (queryParams.length > 0) {
-      compiled.query = this.queryAjv.compile(
+      compiled.validateQuery = this.queryAjv.compile(
         anchorRefs(
           {
             type: 'object',

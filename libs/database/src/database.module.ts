@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '#config/app-config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { Database } from './database.js';
 
 @Global()
 @Module({})
@@ -23,6 +24,8 @@ export class DatabaseModule {
           }),
         }),
       ],
+      providers: [Database],
+      exports: [Database],
     };
   }
 }

@@ -1,8 +1,6 @@
-import { QueryFailedError } from 'typeorm';
+import { StatementFailedError } from './statement-failed-error.js';
 
 /** The name of the constraint a failed statement violated, if that is why it failed. */
 export function violatedConstraint(error: unknown): string | undefined {
-  if (!(error instanceof QueryFailedError)) return undefined;
-  const { constraint } = error.driverError as { constraint?: unknown };
-  return typeof constraint === 'string' ? constraint : undefined;
+  return error instanceof StatementFailedError ? error.constraint : undefined;
 }

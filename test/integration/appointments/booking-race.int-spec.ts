@@ -1,14 +1,13 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { jest } from '@jest/globals';
-import { DataSource } from 'typeorm';
 import { ConfigModule } from '#config/config.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { AppointmentWritesService, type NewAppointment } from '#core/appointments/appointment-writes.service.js';
 import { SlotAvailabilityService } from '#core/availability/slot-availability.service.js';
 import { DomainError } from '#core/errors/domain-error.js';
+import { Database } from '#database/database.js';
 import { DatabaseModule } from '#database/database.module.js';
-import { withAmbientTransaction } from '#database/transaction-context.js';
 import { loadBookingFixture, type BookingFixture } from '../../factories/booking-fixture.js';
 import { testConfig } from '../../utils/test-config.js';
 
@@ -26,7 +25,7 @@ afterAll(() => app.close());
 describe('booking race', () => {
   it('is decided by the exclusion constraint when both bookings passed the slot check: SLOT_TAKEN, not an error', async () => {
     const bookings = app.get(AppointmentWritesService);
-    const dataSource = app.get(DataSource);
+    const database = app.get(Database);
     const checks = jest.spyOn(app.get(SlotAvailabilityService), 'assertFreeGiven');
     const ref = { businessId: salon.businessId, businessSlug: salon.slug };
     const body = (clientId: string): NewAppointment => ({
@@ -41,14 +40,12 @@ describe('booking race', () => {
     let firstBooked!: () => void;
     const booked = new Promise<void>((resolve) => (firstBooked = resolve));
     // The first booking inserts its row and keeps its transaction open.
-    const first = dataSource.transaction((manager) =>
-      withAmbientTransaction(manager, async () => {
-        const view = await bookings.book(ref, body(salon.clients.joao));
-        firstBooked();
-        await held;
-        return view;
-      }),
-    );
+    const first = database.transactional(async () => {
+      const view = await bookings.book(ref, body(salon.clients.joao));
+      firstBooked();
+      await held;
+      return view;
+    });
     await booked;
     // The second sees no committed overlap, passes the check, and waits at its insert.
     const second = bookings.book(ref, body(salon.clients.maria)).then(

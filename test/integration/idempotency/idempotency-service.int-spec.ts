@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { IdempotencyService } from '#core/idempotency/idempotency.service.js';
 import { DatabaseModule } from '#database/database.module.js';
+import { StatementFailedError } from '#database/statement-failed-error.js';
 import { testConfig } from '../../utils/test-config.js';
 import { createTenant } from '../../utils/tenant-factory.js';
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const deadlock = () =>
-  new QueryFailedError('UPDATE appointments …', [], Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+  new StatementFailedError('change_appointment_status', Object.assign(new Error('deadlock detected'), { code: '40P01' }));
 
 describe('IdempotencyService', () => {
   it('runs a write that lost a deadlock again, and stores one response', async () => {
@@ -56,9 +57,11 @@ describe('IdempotencyService', () => {
         runs += 1;
         return Promise.reject(deadlock());
       }),
-    ).rejects.toBeInstanceOf(QueryFailedError);
+    ).rejects.toBeInstanceOf(StatementFailedError);
     expect(runs).toBe(3);
-    const stored = await app.get(DataSource).query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
+    const stored = await app
+      .get(DataSource)
+      .query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
     expect(stored).toHaveLength(0);
   });
 
@@ -91,7 +94,9 @@ describe('IdempotencyService', () => {
 
     const third = await service.execute(request, () => Promise.reject(new Error('must replay, not run')));
     expect(third).toEqual({ response: refusal, replayed: true });
-    const stored = await app.get(DataSource).query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
+    const stored = await app
+      .get(DataSource)
+      .query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
     expect(stored).toHaveLength(1);
   });
 });

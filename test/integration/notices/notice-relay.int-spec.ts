@@ -27,12 +27,15 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function relayEverything(relays: number, batch: number): Promise<{ claimed: ClaimedNotice[]; deliveries: { noticeId: string; endpointId: string }[] }> {
+async function relayEverything(
+  relays: number,
+  batch: number,
+): Promise<{ claimed: ClaimedNotice[]; deliveries: { noticeId: string; endpointId: string }[] }> {
   const notices = app.get(NoticesRepository);
   const claimed: ClaimedNotice[] = [];
   const original = notices.claimUnrelayed.bind(notices);
-  const spy = jest.spyOn(notices, 'claimUnrelayed').mockImplementation(async (limit, manager) => {
-    const rows = await original(limit, manager);
+  const spy = jest.spyOn(notices, 'claimUnrelayed').mockImplementation(async (limit) => {
+    const rows = await original(limit);
     claimed.push(...rows);
     // Hold the locks a moment, so that the relays really overlap.
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -82,7 +85,9 @@ describe('notice relay', () => {
     ];
     expect(keys.sort()).toEqual(expected.sort());
 
-    const unrelayed = await db.query<{ n: string }[]>('SELECT count(*) AS n FROM notices WHERE business_id = $1 AND relayed_at IS NULL', [business.id]);
+    const unrelayed = await db.query<{ n: string }[]>('SELECT count(*) AS n FROM notices WHERE business_id = $1 AND relayed_at IS NULL', [
+      business.id,
+    ]);
     expect(Number(unrelayed[0].n)).toBe(0);
     const rows = await db.query<{ status: string; attempts: number; due: boolean }[]>(
       'SELECT status, attempts, next_attempt_at <= now() AS due FROM notice_deliveries WHERE business_id = $1',

@@ -8,7 +8,7 @@ import { AdminModule } from '#admin/admin.module.js';
 import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { NOTICE_CHANNEL } from '#core/notices/notice-channel.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
-import { withAmbientTransaction } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
 import { createBusiness, type TestBusiness } from '../../utils/notice-setup.js';
 import { testConfig } from '../../utils/test-config.js';
 
@@ -19,6 +19,7 @@ import { testConfig } from '../../utils/test-config.js';
  */
 let app: INestApplicationContext;
 let db: DataSource;
+let database: Database;
 let listener: pg.Client;
 let business: TestBusiness;
 const wakeups: number[] = [];
@@ -27,6 +28,7 @@ beforeAll(async () => {
   const config = testConfig();
   app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
   db = app.get(DataSource);
+  database = app.get(Database);
   business = await createBusiness(app);
   listener = new pg.Client({ connectionString: config.DATABASE_URL });
   await listener.connect();
@@ -42,7 +44,8 @@ beforeEach(() => {
 });
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-const notice = () => buildNoticeBody({ type: 'client.created', businessSlug: business.slug, subjectId: randomUUID(), occurredAt: new Date() });
+const notice = () =>
+  buildNoticeBody({ type: 'client.created', businessSlug: business.slug, subjectId: randomUUID(), occurredAt: new Date() });
 const unrelayed = async (id: string) => (await db.query('SELECT 1 FROM notices WHERE id = $1', [id])).length;
 
 describe('the relay wake-up', () => {
@@ -50,11 +53,10 @@ describe('the relay wake-up', () => {
     const notices = app.get(NoticesRepository);
     const body = notice();
     const statements: string[] = [];
-    await db.transaction(async (manager) => {
-      // The transaction's own connection: whatever the write sends goes through it.
-      const connection = (await manager.queryRunner!.connect()) as pg.PoolClient;
-      const query = jest.spyOn(connection, 'query');
-      await withAmbientTransaction(manager, () => notices.record(business.id, body));
+    await database.transactional(async () => {
+      // Whatever the write sends, on any connection of this process.
+      const query = jest.spyOn(pg.Client.prototype, 'query');
+      await notices.record(business.id, body);
       statements.push(...query.mock.calls.map(([sql]) => JSON.stringify(sql)));
       query.mockRestore();
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -74,8 +76,8 @@ describe('the relay wake-up', () => {
     const notices = app.get(NoticesRepository);
     const body = notice();
     await expect(
-      db.transaction(async (manager) => {
-        await withAmbientTransaction(manager, () => notices.record(business.id, body));
+      database.transactional(async () => {
+        await notices.record(business.id, body);
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
@@ -88,7 +90,7 @@ describe('the relay wake-up', () => {
     const notices = app.get(NoticesRepository);
     const commits = await Promise.all(
       Array.from({ length: 30 }, async () => {
-        await db.transaction((manager) => withAmbientTransaction(manager, () => notices.record(business.id, notice())));
+        await database.transactional(() => notices.record(business.id, notice()));
         return performance.now();
       }),
     );

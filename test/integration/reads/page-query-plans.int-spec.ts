@@ -3,16 +3,18 @@ import { DataSource } from 'typeorm';
 import { AppointmentReadsRepository, type AppointmentFilter } from '#core/appointments/appointment-reads.repository.js';
 import { ClientsRepository } from '#core/clients/clients.repository.js';
 import { parseDateTime } from '#core/pagination/epoch-micros.js';
-import type { SqlQuery } from '#core/pagination/keyset-sql.js';
 import type { KeysetPosition } from '#core/pagination/keyset-position.js';
 import { PaymentReadsRepository } from '#core/payments/payment-reads.repository.js';
 import { SaleReadsRepository } from '#core/sales/sale-reads.repository.js';
+import type { BoundStatement, StatementParams } from '#database/statement.js';
 import { insertBusiness, startReads } from './reads-test.module.js';
 
 /**
  * A page deep in a big list must cost the same as the first: the repositories' exact SQL is
  * planned as an index range scan that starts at the cursor and stops after `take` rows, with no
- * OFFSET and no sort. Asserted on the plan's nodes (EXPLAIN ANALYZE counts rows, not time).
+ * OFFSET and no sort. Asserted on the plan's nodes (EXPLAIN ANALYZE counts rows, not time), for
+ * the plan of the given values and for the generic plan a named statement switches to after five
+ * runs (plan_cache_mode = force_generic_plan).
  */
 const APPOINTMENTS = 200_000;
 const OTHERS = 100_000;
@@ -38,10 +40,18 @@ function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 }
 
-async function explain(query: SqlQuery): Promise<{ top: PlanNode; nodes: PlanNode[] }> {
-  const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, query.params);
-  const top = row['QUERY PLAN'][0].Plan;
-  return { top, nodes: nodesOf(top) };
+type Page = BoundStatement<StatementParams, unknown>;
+type Plan = { top: PlanNode; nodes: PlanNode[] };
+
+async function explain(page: Page, planCacheMode: 'auto' | 'force_generic_plan'): Promise<Plan> {
+  return db.transaction(async (manager) => {
+    await manager.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
+    const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${page.statement.text}`, [
+      ...page.params,
+    ]);
+    const top = row['QUERY PLAN'][0].Plan;
+    return { top, nodes: nodesOf(top) };
+  });
 }
 
 /** The position of the n-th row of a list in its order: where a cursor deep in the list points. */
@@ -54,9 +64,16 @@ async function positionAt(table: string, time: string, n: number, where = ''): P
   return { id: row.id, micros: BigInt(row.micros) };
 }
 
-/** The scan of `table` is a bounded index range scan on `index`, and nothing in the plan sorts. */
-function expectKeysetPlan(plan: { top: PlanNode; nodes: PlanNode[] }, query: SqlQuery, table: string, index: string, keyset: string): void {
-  expect(query.sql).not.toMatch(/\bOFFSET\b/i);
+/**
+ * The scan of `table` is a bounded index range scan on `index`, and nothing in the plan sorts,
+ * both for these values and in the generic plan.
+ */
+async function expectKeysetPlan(page: Page, table: string, index: string, keyset: string): Promise<void> {
+  expect(page.statement.text).not.toMatch(/\bOFFSET\b/i);
+  for (const mode of ['auto', 'force_generic_plan'] as const) expectKeysetPlanOf(await explain(page, mode), table, index, keyset);
+}
+
+function expectKeysetPlanOf(plan: Plan, table: string, index: string, keyset: string): void {
   expect(plan.top['Node Type']).toBe('Limit');
   expect(plan.nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Sort']));
   expect(plan.nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Incremental Sort']));
@@ -69,6 +86,14 @@ function expectKeysetPlan(plan: { top: PlanNode; nodes: PlanNode[] }, query: Sql
   expect(scan['Index Cond']).toContain(`(ROW(${keyset}) > ROW(`);
   expect(scan['Actual Rows']! * scan['Actual Loops']!).toBeLessThanOrEqual(TAKE);
   expect(scan['Rows Removed by Filter'] ?? 0).toBe(0);
+}
+
+/** A bulk insert of the setup: hundreds of thousands of rows may take longer than a request's statement timeout on a loaded machine. */
+async function seed(sql: string, params: unknown[]): Promise<void> {
+  await db.transaction(async (manager) => {
+    await manager.query('SET LOCAL statement_timeout = 0');
+    await manager.query(sql, params);
+  });
 }
 
 beforeAll(async () => {
@@ -89,7 +114,7 @@ beforeAll(async () => {
   );
   // One statement: four staff members in turn, a 30-minute appointment every 30 minutes (each
   // staff member's never overlap), statuses in rotation.
-  await db.query(
+  await seed(
     `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
                                price_cents, currency, source, code)
      SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', $3,
@@ -99,20 +124,20 @@ beforeAll(async () => {
             LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '30 minutes' AS t) AS start`,
     [businessId, staffIds, clientId],
   );
-  await db.query(
+  await seed(
     `INSERT INTO clients (id, business_id, name, consent, created_at, updated_at)
      SELECT gen_random_uuid(), $1, 'Client ' || i, true, t, t
        FROM generate_series(1, ${OTHERS}) AS i,
             LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '1 second' + (i % 7) * interval '1 microsecond' AS t) AS stamp`,
     [businessId],
   );
-  await db.query(
+  await seed(
     `INSERT INTO payments (id, business_id, appointment_id, channel, method, status, amount_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), a.business_id, a.id, 'IN_PERSON', 'CARD', 'PAID', 2000, 'EUR', a.ends_at, a.ends_at
        FROM appointments a WHERE a.business_id = $1 ORDER BY a.starts_at LIMIT ${OTHERS}`,
     [businessId],
   );
-  await db.query(
+  await seed(
     `INSERT INTO sales (id, business_id, number, status, subtotal_cents, discount_cents, total_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), $1, i, 'COMPLETED', 2000, 0, 2000, 'EUR', t, t
        FROM generate_series(1, ${OTHERS}) AS i,
@@ -134,8 +159,8 @@ describe('GET /appointments: a page deep in 200,000 appointments', () => {
   it('is an index range scan from the cursor on (business_id, starts_at, id), without OFFSET or sort', async () => {
     const repository = app.get(AppointmentReadsRepository);
     const after = await positionAt('appointments', 'starts_at', 150_000);
-    const query = repository.pageQuery(businessId, everything, { after, take: TAKE });
-    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
+    const query = repository.pageStatement(businessId, everything, { after, take: TAKE });
+    await expectKeysetPlan(query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
     // And it is the page that follows the cursor.
     const rows = await repository.listPage(businessId, everything, { after, take: TAKE });
     expect(rows).toHaveLength(TAKE);
@@ -145,22 +170,22 @@ describe('GET /appointments: a page deep in 200,000 appointments', () => {
   it('uses the status index when filtering by status', async () => {
     const filter = { ...everything, status: 'CANCELLED' as const };
     const after = await positionAt('appointments', 'starts_at', 30_000, `AND status = 'CANCELLED'`);
-    const query = app.get(AppointmentReadsRepository).pageQuery(businessId, filter, { after, take: TAKE });
-    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_status_start_idx', 'starts_at, id');
+    const query = app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
+    await expectKeysetPlan(query, 'appointments', 'appointments_business_status_start_idx', 'starts_at, id');
   });
 
   it('uses the staff index when filtering by staff member', async () => {
     const filter = { ...everything, staffId: staffIds[2] };
     const after = await positionAt('appointments', 'starts_at', 40_000, `AND staff_id = '${staffIds[2]}'`);
-    const query = app.get(AppointmentReadsRepository).pageQuery(businessId, filter, { after, take: TAKE });
-    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_staff_start_idx', 'starts_at, id');
+    const query = app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
+    await expectKeysetPlan(query, 'appointments', 'appointments_business_staff_start_idx', 'starts_at, id');
   });
 
   it('stays an index range scan within a narrow window', async () => {
     const window = { ...everything, from: parseDateTime('2025-01-01T00:00:00Z')!, to: parseDateTime('2025-02-01T00:00:00Z')! };
     const after = await positionAt('appointments', 'starts_at', 0, `AND starts_at >= '2025-01-10T00:00:00Z'`);
-    const query = app.get(AppointmentReadsRepository).pageQuery(businessId, window, { after, take: TAKE });
-    expectKeysetPlan(await explain(query), query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
+    const query = app.get(AppointmentReadsRepository).pageStatement(businessId, window, { after, take: TAKE });
+    await expectKeysetPlan(query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
   });
 });
 
@@ -169,19 +194,19 @@ describe('the lists in update order: a page deep in 100,000 rows', () => {
 
   it('GET /clients is an index range scan on (business_id, updated_at, id)', async () => {
     const after = await positionAt('clients', 'updated_at', 80_000);
-    const query = app.get(ClientsRepository).pageQuery(businessId, since, { after, take: TAKE });
-    expectKeysetPlan(await explain(query), query, 'clients', 'clients_business_updated_idx', 'updated_at, id');
+    const query = app.get(ClientsRepository).pageStatement(businessId, since, { after, take: TAKE });
+    await expectKeysetPlan(query, 'clients', 'clients_business_updated_idx', 'updated_at, id');
   });
 
   it('GET /payments is an index range scan on (business_id, updated_at, id)', async () => {
     const after = await positionAt('payments', 'updated_at', 80_000);
-    const query = app.get(PaymentReadsRepository).pageQuery(businessId, null, { after, take: TAKE });
-    expectKeysetPlan(await explain(query), query, 'payments', 'payments_business_updated_idx', 'updated_at, id');
+    const query = app.get(PaymentReadsRepository).pageStatement(businessId, null, { after, take: TAKE });
+    await expectKeysetPlan(query, 'payments', 'payments_business_updated_idx', 'updated_at, id');
   });
 
   it('GET /sales is an index range scan on (business_id, updated_at, id)', async () => {
     const after = await positionAt('sales', 'updated_at', 80_000);
-    const query = app.get(SaleReadsRepository).pageQuery(businessId, since, { after, take: TAKE });
-    expectKeysetPlan(await explain(query), query, 'sales', 'sales_business_updated_idx', 'updated_at, id');
+    const query = app.get(SaleReadsRepository).pageStatement(businessId, since, { after, take: TAKE });
+    await expectKeysetPlan(query, 'sales', 'sales_business_updated_idx', 'updated_at, id');
   });
 });

@@ -1,26 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { ATTEMPT_OUTCOMES, NoticePipelineMetricsRepository, type OutboxBacklog } from '#core/notices/notice-pipeline-metrics.repository.js';
 import { HttpMetrics } from './http-metrics.js';
-
-interface OutboxRow {
-  unrelayed: string;
-  oldest_age_seconds: string | null;
-}
-
-interface DeliveryRow {
-  status: string;
-  count: string;
-}
-
-interface AttemptRow {
-  outcome: AttemptOutcome;
-  count: string;
-}
-
-/** How an attempt ended: a 2xx, another status, or no answer (timeout, refused connection or address, not sent). */
-const ATTEMPT_OUTCOMES = ['delivered', 'http_error', 'no_response'] as const;
-type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /**
  * Notice pipeline health, read from the database when Prometheus scrapes: how far the relay is
@@ -29,20 +10,23 @@ type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
  */
 @Injectable()
 export class OutboxMetrics implements OnModuleInit {
+  /** The backlog read of the scrape under way, shared by its two gauges. */
+  private backlogRead: Promise<OutboxBacklog> | null = null;
+
   constructor(
     private readonly metrics: HttpMetrics,
-    private readonly dataSource: DataSource,
+    private readonly pipeline: NoticePipelineMetricsRepository,
   ) {}
 
   onModuleInit(): void {
-    const dataSource = this.dataSource;
+    const pipeline = this.pipeline;
+    const backlog = () => this.backlogOfScrape();
     new Gauge({
       name: 'notices_outbox_pending',
       help: 'Change notices committed but not yet handed to the delivery queue.',
       registers: [this.metrics.registry],
       async collect() {
-        const [row] = await dataSource.query<OutboxRow[]>(OUTBOX_SQL);
-        this.set(Number(row?.unrelayed ?? 0));
+        this.set((await backlog()).unrelayed);
       },
     });
     new Gauge({
@@ -50,8 +34,7 @@ export class OutboxMetrics implements OnModuleInit {
       help: 'Age of the oldest change notice not yet handed to the delivery queue (0 when none).',
       registers: [this.metrics.registry],
       async collect() {
-        const [row] = await dataSource.query<OutboxRow[]>(OUTBOX_SQL);
-        this.set(Number(row?.oldest_age_seconds ?? 0));
+        this.set((await backlog()).oldestAgeSeconds);
       },
     });
     new Gauge({
@@ -60,11 +43,9 @@ export class OutboxMetrics implements OnModuleInit {
       labelNames: ['status'],
       registers: [this.metrics.registry],
       async collect() {
-        const rows = await dataSource.query<DeliveryRow[]>(
-          'SELECT status, count(*)::text AS count FROM notice_deliveries GROUP BY status',
-        );
+        const counts = await pipeline.deliveriesByStatus();
         this.reset();
-        for (const row of rows) this.set({ status: row.status }, Number(row.count));
+        for (const [status, count] of counts) this.set({ status }, count);
       },
     });
     new Gauge({
@@ -73,19 +54,23 @@ export class OutboxMetrics implements OnModuleInit {
       labelNames: ['outcome'],
       registers: [this.metrics.registry],
       async collect() {
-        const rows = await dataSource.query<AttemptRow[]>(ATTEMPTS_SQL);
-        for (const outcome of ATTEMPT_OUTCOMES) this.set({ outcome }, Number(rows.find((row) => row.outcome === outcome)?.count ?? 0));
+        const counts = await pipeline.recentAttemptsByOutcome();
+        for (const outcome of ATTEMPT_OUTCOMES) this.set({ outcome }, counts[outcome]);
       },
     });
   }
+
+  /**
+   * Both backlog gauges are collected together on every scrape (the registry collects all its
+   * metrics at once): the first starts the read, the second joins it, so the backlog is read once
+   * per scrape, not once per gauge.
+   */
+  private backlogOfScrape(): Promise<OutboxBacklog> {
+    if (!this.backlogRead) {
+      this.backlogRead = this.pipeline.outboxBacklog().finally(() => {
+        this.backlogRead = null;
+      });
+    }
+    return this.backlogRead;
+  }
 }
-
-const ATTEMPTS_SQL = `SELECT CASE WHEN status_code BETWEEN 200 AND 299 THEN 'delivered'
-                         WHEN status_code IS NOT NULL THEN 'http_error'
-                         ELSE 'no_response' END AS outcome,
-  count(*)::text AS count
-  FROM delivery_attempts WHERE attempted_at > now() - interval '5 minutes' GROUP BY 1`;
-
-const OUTBOX_SQL = `SELECT count(*)::text AS unrelayed,
-  extract(epoch FROM now() - min(created_at))::text AS oldest_age_seconds
-  FROM notices WHERE relayed_at IS NULL`;

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
-import { ApiKeyEntity } from '#database/entities/api-key.entity.js';
+import { Database } from '#database/database.js';
+import type { ApiKeyEntity } from '#database/entities/api-key.entity.js';
 import type { Plan } from '#database/entities/business.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
-import { managerFor } from '#database/transaction-context.js';
+import { defineStatement } from '#database/statement.js';
 
 /** What one authenticated request needs to know about its key, read in one query. */
 export interface ApiKeyLookup {
@@ -29,22 +28,44 @@ interface ApiKeyLookupRow {
 }
 
 // Every request whose key is not in the lookup cache runs it.
-const FIND_ACTIVE_BY_HASH = {
+const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
   name: 'find_active_api_key',
   text: `SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at,
               b.id AS business_id, b.slug AS business_slug, b.plan
          FROM api_keys k JOIN businesses b ON b.id = k.business_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-};
+});
+
+const INSERT_API_KEY = defineStatement<
+  [
+    id: string,
+    businessId: string,
+    memberId: string,
+    name: string,
+    prefix: string,
+    keyHash: string,
+    scopes: string[],
+    createdAt: Date,
+    revokedAt: Date | null,
+  ]
+>({
+  name: 'insert_api_key',
+  text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+});
+
+const REVOKE_BY_PREFIX = defineStatement<[businessId: string, prefix: string]>({
+  name: 'revoke_api_keys_by_prefix',
+  text: 'UPDATE api_keys SET revoked_at = now() WHERE business_id = $1 AND prefix = $2 AND revoked_at IS NULL',
+});
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** The one lookup that precedes knowing the business: by the key's hash. */
   async findActiveByHash(keyHash: string): Promise<ApiKeyLookup | null> {
-    const rows = await preparedQuery<ApiKeyLookupRow>(this.dataSource.manager, FIND_ACTIVE_BY_HASH, [keyHash]);
-    const row = rows[0];
+    const row = await this.database.maybeOne(FIND_ACTIVE_BY_HASH, [keyHash]);
     if (!row) return null;
     return {
       keyId: row.key_id,
@@ -58,15 +79,22 @@ export class ApiKeysRepository {
     };
   }
 
-  async insert(key: ApiKeyEntity, manager?: EntityManager): Promise<void> {
-    await managerFor(this.dataSource, manager).getRepository(ApiKeyEntity).insert(key);
+  async insert(key: ApiKeyEntity): Promise<void> {
+    await this.database.execute(INSERT_API_KEY, [
+      key.id,
+      key.businessId,
+      key.memberId,
+      key.name,
+      key.prefix,
+      key.keyHash,
+      key.scopes,
+      key.createdAt,
+      key.revokedAt,
+    ]);
   }
 
   /** Revokes the business's active keys with this prefix; returns how many. */
-  async revokeByPrefix(businessId: string, prefix: string): Promise<number> {
-    const result = await this.dataSource
-      .getRepository(ApiKeyEntity)
-      .update({ businessId, prefix, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
-    return result.affected ?? 0;
+  revokeByPrefix(businessId: string, prefix: string): Promise<number> {
+    return this.database.execute(REVOKE_BY_PREFIX, [businessId, prefix]);
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { AppConfig } from '#config/app-config.js';
 import { ApiKeyEntity } from '#database/entities/api-key.entity.js';
 import { newId } from '#database/new-id.js';
@@ -49,7 +48,7 @@ export class ApiKeysService {
     private readonly businessesRepository: BusinessesRepository,
   ) {}
 
-  async create(input: NewApiKey, manager?: EntityManager): Promise<CreatedApiKey> {
+  async create(input: NewApiKey): Promise<CreatedApiKey> {
     const badScopes = input.scopes.filter((s) => !isScope(s));
     const errors = badScopes.map((s) => ({ path: '/scopes', message: `unknown scope ${s}; known: ${SCOPES.join(', ')}` }));
     if (input.scopes.length === 0) errors.push({ path: '/scopes', message: 'at least one scope is needed' });
@@ -58,13 +57,11 @@ export class ApiKeysService {
     }
     if (errors.length > 0) throw validationFailed(errors);
 
-    const business = await this.businesses.getBySlug(input.businessSlug, manager);
-    const member = await this.businessesRepository.findMemberByEmail(business.id, input.memberEmail, manager);
+    const business = await this.businesses.getBySlug(input.businessSlug);
+    const member = await this.businessesRepository.findMemberByEmail(business.id, input.memberEmail);
     if (!member) throw new DomainError('NOT_FOUND', `No member of ${business.slug} has the e-mail ${input.memberEmail}.`);
     if (member.role !== 'OWNER' && member.role !== 'PARTNER') {
-      throw validationFailed([
-        { path: '/member', message: `only an OWNER or PARTNER creates keys; ${member.email} is ${member.role}` },
-      ]);
+      throw validationFailed([{ path: '/member', message: `only an OWNER or PARTNER creates keys; ${member.email} is ${member.role}` }]);
     }
 
     const key = generateApiKey();
@@ -79,7 +76,7 @@ export class ApiKeysService {
       createdAt: new Date(),
       revokedAt: null,
     });
-    await this.keys.insert(entity, manager);
+    await this.keys.insert(entity);
     return {
       key,
       id: entity.id,

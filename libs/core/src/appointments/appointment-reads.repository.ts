@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database } from '#database/database.js';
 import type { AppointmentStatus } from '#database/entities/appointment.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
-import { managerFor } from '#database/transaction-context.js';
-import type { EpochMicros } from '../pagination/epoch-micros.js';
-import { keysetAfter, positionOf, SqlParams, type SqlQuery } from '../pagination/keyset-sql.js';
+import { defineStatement, type BoundStatement } from '#database/statement.js';
+import { toTimestampLiteral, type EpochMicros } from '../pagination/epoch-micros.js';
 import type { PageRequest, PositionedRow } from '../pagination/page.js';
+import { pageStart, type PageStart } from '../pagination/page-start.js';
 import type { AppointmentView } from './appointment-view.js';
 
 /** The filters of GET /appointments: `from <= starts_at < to`, and optionally one status and one staff member. */
@@ -39,58 +38,84 @@ interface AppointmentRow {
 }
 
 // Every returned column by name: the code and the cancellation reason are never selected.
-const SELECT_APPOINTMENTS = `
-SELECT a.id, a.status, a.starts_at, a.ends_at, a.duration_min, a.service_id, a.service_name,
+const APPOINTMENT_COLUMNS = `a.id, a.status, a.starts_at, a.ends_at, a.duration_min, a.service_id, a.service_name,
        a.price_cents, a.currency, a.staff_id, s.name AS staff_name, a.client_id, c.name AS client_name,
        a.source, a.location_id, a.rescheduled_from_id, a.created_at, a.updated_at,
-       ${positionOf('a.starts_at')} AS position
+       (extract(epoch FROM a.starts_at) * 1000000)::bigint::text AS position
   FROM appointments a
   JOIN staff s ON s.id = a.staff_id
   JOIN clients c ON c.id = a.client_id`;
 
-const FIND_BY_ID = { name: 'find_appointment', text: `${SELECT_APPOINTMENTS}\n WHERE a.business_id = $1 AND a.id = $2` };
+const FIND_BY_ID = defineStatement<[businessId: string, id: string], AppointmentRow>({
+  name: 'find_appointment',
+  text: `SELECT ${APPOINTMENT_COLUMNS}
+ WHERE a.business_id = $1 AND a.id = $2`,
+});
+
+/** business, start position (time, id), end of the range, take; then the filters the statement has. */
+type PageParams = [businessId: string, ...start: PageStart, to: string, take: number];
+
+// One fixed statement per filter combination, each with the bounds of its own index (business_id,
+// [status | staff_id,] starts_at, id): a page deep in the list is an index range scan that stops
+// after `take` rows, with no OFFSET and no sort, and a generic plan keeps that index (an optional
+// filter written `$n IS NULL OR …` would not).
+const PAGE = defineStatement<PageParams, AppointmentRow>({
+  name: 'appointment_page',
+  text: `SELECT ${APPOINTMENT_COLUMNS}
+ WHERE a.business_id = $1 AND (a.starts_at, a.id) > ($2::timestamptz, $3::uuid) AND a.starts_at < $4::timestamptz
+ ORDER BY a.starts_at, a.id
+ LIMIT $5`,
+});
+
+const PAGE_BY_STATUS = defineStatement<[...PageParams, status: AppointmentStatus], AppointmentRow>({
+  name: 'appointment_page_by_status',
+  text: `SELECT ${APPOINTMENT_COLUMNS}
+ WHERE a.business_id = $1 AND a.status = $6 AND (a.starts_at, a.id) > ($2::timestamptz, $3::uuid) AND a.starts_at < $4::timestamptz
+ ORDER BY a.starts_at, a.id
+ LIMIT $5`,
+});
+
+const PAGE_BY_STAFF = defineStatement<[...PageParams, staffId: string], AppointmentRow>({
+  name: 'appointment_page_by_staff',
+  text: `SELECT ${APPOINTMENT_COLUMNS}
+ WHERE a.business_id = $1 AND a.staff_id = $6 AND (a.starts_at, a.id) > ($2::timestamptz, $3::uuid) AND a.starts_at < $4::timestamptz
+ ORDER BY a.starts_at, a.id
+ LIMIT $5`,
+});
+
+const PAGE_BY_STAFF_AND_STATUS = defineStatement<[...PageParams, staffId: string, status: AppointmentStatus], AppointmentRow>({
+  name: 'appointment_page_by_staff_status',
+  text: `SELECT ${APPOINTMENT_COLUMNS}
+ WHERE a.business_id = $1 AND a.staff_id = $6 AND a.status = $7
+   AND (a.starts_at, a.id) > ($2::timestamptz, $3::uuid) AND a.starts_at < $4::timestamptz
+ ORDER BY a.starts_at, a.id
+ LIMIT $5`,
+});
 
 @Injectable()
 export class AppointmentReadsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Appointments after the request's position, in (starts_at, id) order. */
-  async listPage(
-    businessId: string,
-    filter: AppointmentFilter,
-    request: PageRequest,
-    manager?: EntityManager,
-  ): Promise<PositionedRow<AppointmentView>[]> {
-    const { sql, params } = this.pageQuery(businessId, filter, request);
-    const rows: AppointmentRow[] = await managerFor(this.dataSource, manager).query(sql, params);
+  async listPage(businessId: string, filter: AppointmentFilter, request: PageRequest): Promise<PositionedRow<AppointmentView>[]> {
+    const { statement, params } = this.pageStatement(businessId, filter, request);
+    const rows = await this.database.rows(statement, params);
     return rows.map((row) => ({ record: toView(row), position: { micros: BigInt(row.position), id: row.id } }));
   }
 
-  /**
-   * The SQL listPage runs. Every condition is a bound of one of the (business_id, [status |
-   * staff_id,] starts_at, id) indexes, so a page deep in the list is an index range scan that
-   * stops after `take` rows: no OFFSET, no sort.
-   */
-  pageQuery(businessId: string, filter: AppointmentFilter, request: PageRequest): SqlQuery {
-    const params = new SqlParams();
-    const where = [
-      `a.business_id = ${params.add(businessId)}`,
-      `a.starts_at >= ${params.addTimestamp(filter.from)}`,
-      `a.starts_at < ${params.addTimestamp(filter.to)}`,
-    ];
-    if (filter.status !== null) where.push(`a.status = ${params.add(filter.status)}`);
-    if (filter.staffId !== null) where.push(`a.staff_id = ${params.add(filter.staffId)}`);
-    if (request.after) where.push(keysetAfter('a.starts_at', 'a.id', request.after, params));
-    const sql = `${SELECT_APPOINTMENTS}
- WHERE ${where.join('\n   AND ')}
- ORDER BY a.starts_at, a.id
- LIMIT ${params.add(request.take)}`;
-    return { sql, params: params.values };
+  /** The statement listPage runs: the one of the filters given. */
+  pageStatement(businessId: string, filter: AppointmentFilter, request: PageRequest): BoundStatement<readonly unknown[], AppointmentRow> {
+    const params: PageParams = [businessId, ...pageStart(request.after, filter.from), toTimestampLiteral(filter.to), request.take];
+    if (filter.staffId !== null && filter.status !== null) {
+      return { statement: PAGE_BY_STAFF_AND_STATUS, params: [...params, filter.staffId, filter.status] };
+    }
+    if (filter.staffId !== null) return { statement: PAGE_BY_STAFF, params: [...params, filter.staffId] };
+    if (filter.status !== null) return { statement: PAGE_BY_STATUS, params: [...params, filter.status] };
+    return { statement: PAGE, params };
   }
 
-  async findById(businessId: string, appointmentId: string, manager?: EntityManager): Promise<AppointmentView | null> {
-    const rows = await preparedQuery<AppointmentRow>(managerFor(this.dataSource, manager), FIND_BY_ID, [businessId, appointmentId]);
-    return rows.length > 0 ? toView(rows[0]) : null;
+  findById(businessId: string, appointmentId: string): Promise<AppointmentView | null> {
+    return this.database.maybeOne(FIND_BY_ID, [businessId, appointmentId]).then((row) => (row ? toView(row) : null));
   }
 }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { AppointmentEntity } from '#database/entities/appointment.entity.js';
-import { transactional } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
 import { buildNoticeBody } from '../notices/notice-body.js';
@@ -17,7 +16,7 @@ import { AppointmentsRepository } from './appointments.repository.js';
 @Injectable()
 export class AppointmentStatusService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly businesses: BusinessesService,
     private readonly appointments: AppointmentsRepository,
     private readonly notices: NoticesRepository,
@@ -25,7 +24,7 @@ export class AppointmentStatusService {
 
   async apply(businessSlug: string, appointmentId: string, transition: DashboardTransition): Promise<AppointmentEntity> {
     const business = await this.businesses.getBySlug(businessSlug);
-    return transactional(this.dataSource, async () => {
+    return this.database.transactional(async () => {
       const appointment = await this.appointments.findByIdForUpdate(business.id, appointmentId);
       if (!appointment) throw notFound('The appointment');
       const status = statusAfter(transition, appointment.status);
@@ -37,7 +36,7 @@ export class AppointmentStatusService {
         );
       }
       const now = new Date();
-      await this.appointments.update(business.id, appointment.id, { status, updatedAt: now });
+      await this.appointments.changeStatus(business.id, appointment.id, status, now);
       if (transition === 'confirm') {
         await this.notices.record(
           business.id,

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import type { AppointmentEntity, AppointmentStatus } from '#database/entities/appointment.entity.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
-import { managerFor, transactional } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
 import { SlotAvailabilityService } from '../availability/slot-availability.service.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
@@ -61,7 +60,7 @@ const notActive = (status: AppointmentStatus): DomainError =>
 @Injectable()
 export class AppointmentWritesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly appointments: AppointmentsRepository,
     private readonly parties: BookingPartiesRepository,
     private readonly businesses: BusinessesService,
@@ -85,12 +84,16 @@ export class AppointmentWritesService {
       'id' in input.client
         ? { existingId: input.client.id }
         : { created: this.clientsService.prepareForBooking(ref.businessId, input.client) };
-    return transactional(this.dataSource, async () => {
-      const parties = await this.parties.load(ref.businessId, {
-        staffId: input.staffId,
-        serviceId: input.serviceId,
-        clientId: 'existingId' in clientForm ? clientForm.existingId : null,
-      }, startsAt);
+    return this.database.transactional(async () => {
+      const parties = await this.parties.load(
+        ref.businessId,
+        {
+          staffId: input.staffId,
+          serviceId: input.serviceId,
+          clientId: 'existingId' in clientForm ? clientForm.existingId : null,
+        },
+        startsAt,
+      );
       const { business, staff, service } = parties;
       if (!business) throw notFound('The business');
       if (!staff) throw notFound('The staff member');
@@ -116,7 +119,7 @@ export class AppointmentWritesService {
         },
         now,
       );
-      await this.appointments.insert(appointment, this.transaction());
+      await this.appointments.insert(appointment);
       await this.notices.record(
         ref.businessId,
         buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
@@ -134,15 +137,13 @@ export class AppointmentWritesService {
    */
   async reschedule(ref: BusinessRef, appointmentId: string, input: RescheduleRequest): Promise<AppointmentView> {
     const startsAt = parseStartInstant(input.startAt, '/startAt');
-    return transactional(this.dataSource, async () => {
+    return this.database.transactional(async () => {
       const previous = await this.appointments.findByIdForUpdate(ref.businessId, appointmentId);
       if (!previous) throw notFound('The appointment');
       const staff = await this.staffMember(ref.businessId, input.staffId ?? previous.staffId);
       if (!isActive(previous.status)) throw notActive(previous.status);
       const business = await this.business(ref);
-      const service = previous.serviceId
-        ? await this.services.findById(ref.businessId, previous.serviceId, this.transaction())
-        : null;
+      const service = previous.serviceId ? await this.services.findById(ref.businessId, previous.serviceId) : null;
       await this.availability.assertFree({
         businessId: ref.businessId,
         timezone: business.timezone,
@@ -154,7 +155,7 @@ export class AppointmentWritesService {
       });
 
       const now = new Date();
-      await this.appointments.update(ref.businessId, previous.id, { status: 'RESCHEDULED', updatedAt: now });
+      await this.appointments.changeStatus(ref.businessId, previous.id, 'RESCHEDULED', now);
       // The booked terms (service, duration, price) move with the appointment.
       const appointment = newAppointmentRow(
         {
@@ -170,7 +171,7 @@ export class AppointmentWritesService {
         },
         now,
       );
-      await this.appointments.insert(appointment, this.transaction());
+      await this.appointments.insert(appointment);
       await this.notices.record(
         ref.businessId,
         buildNoticeBody({
@@ -200,15 +201,14 @@ export class AppointmentWritesService {
     if (reason.length < CANCEL_REASON_MIN) {
       throw validationFailed([{ path: '/reason', message: `must have at least ${CANCEL_REASON_MIN} characters besides spaces` }]);
     }
-    return transactional(this.dataSource, async () => {
+    return this.database.transactional(async () => {
       const appointment = await this.appointments.findByIdForUpdate(ref.businessId, appointmentId);
       if (!appointment) throw notFound('The appointment');
       if (!isActive(appointment.status)) throw notActive(appointment.status);
 
       const now = new Date();
-      const changes = { status: 'CANCELLED', cancellationReason: reason, cancelledAt: now, updatedAt: now } as const;
-      await this.appointments.update(ref.businessId, appointment.id, changes);
-      Object.assign(appointment, changes);
+      await this.appointments.cancel(ref.businessId, appointment.id, reason, now);
+      Object.assign(appointment, { status: 'CANCELLED', cancellationReason: reason, cancelledAt: now, updatedAt: now } as const);
       await this.notices.record(
         ref.businessId,
         buildNoticeBody({ type: 'appointment.cancelled', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
@@ -222,17 +222,8 @@ export class AppointmentWritesService {
     });
   }
 
-  /**
-   * The write's transaction, for the repositories that take it as an argument rather than joining
-   * the ambient one (businesses, services, the appointment insert): without it they would run on a
-   * second pool connection, outside the transaction, and a burst of writes could starve the pool.
-   */
-  private transaction(): EntityManager {
-    return managerFor(this.dataSource);
-  }
-
   private business(ref: BusinessRef): Promise<BusinessEntity> {
-    return this.businesses.getBySlug(ref.businessSlug, this.transaction());
+    return this.businesses.getBySlug(ref.businessSlug);
   }
 
   private async staffMember(businessId: string, staffId: string): Promise<StaffEntity> {

@@ -1,15 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { AppointmentEntity } from '#database/entities/appointment.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
-import { managerFor } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
+import type { AppointmentEntity, AppointmentStatus } from '#database/entities/appointment.entity.js';
+import { defineStatement } from '#database/statement.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 import { generateAppointmentCode } from './appointment-code.js';
-
-/** What a status change writes besides the status. */
-export type AppointmentChanges = Pick<AppointmentEntity, 'status' | 'updatedAt'> &
-  Partial<Pick<AppointmentEntity, 'cancellationReason' | 'cancelledAt'>>;
 
 /** Where an appointment sits in its chain of reschedules. */
 export interface RescheduleChain {
@@ -25,7 +20,31 @@ const CODE_ATTEMPTS = 5;
 // Every booking and reschedule runs it: plain SQL, since building it through TypeORM's query
 // builder cost more CPU than PostgreSQL spends running it. ON CONFLICT (business_id, code) DO
 // NOTHING: a code clash inserts no row instead of failing, so no savepoint is needed to retry.
-const INSERT_APPOINTMENT = {
+const INSERT_APPOINTMENT = defineStatement<
+  [
+    id: string,
+    businessId: string,
+    staffId: string,
+    serviceId: string | null,
+    serviceName: string,
+    clientId: string,
+    status: string,
+    startsAt: Date,
+    endsAt: Date,
+    durationMin: number,
+    priceCents: number,
+    currency: string,
+    source: string,
+    locationId: string | null,
+    rescheduledFromId: string | null,
+    code: string,
+    cancellationReason: string | null,
+    cancelledAt: Date | null,
+    createdAt: Date,
+    updatedAt: Date,
+  ],
+  { id: string }
+>({
   name: 'insert_appointment',
   text: `
 INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
@@ -34,11 +53,50 @@ INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, c
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
 ON CONFLICT (business_id, code) DO NOTHING
 RETURNING id`,
-};
+});
+
+/**
+ * The appointment, locked until the transaction ends, so that concurrent writes to one
+ * appointment (two cancels, a cancel and a reschedule) run one after the other and the second
+ * sees the first's outcome.
+ */
+const APPOINTMENT_FOR_UPDATE = defineStatement<[businessId: string, id: string], AppointmentEntity>({
+  name: 'appointment_for_update',
+  text: `SELECT id, business_id AS "businessId", staff_id AS "staffId", service_id AS "serviceId", service_name AS "serviceName",
+       client_id AS "clientId", status, starts_at AS "startsAt", ends_at AS "endsAt", duration_min AS "durationMin",
+       price_cents AS "priceCents", currency, source, location_id AS "locationId", rescheduled_from_id AS "rescheduledFromId",
+       code, cancellation_reason AS "cancellationReason", cancelled_at AS "cancelledAt", created_at AS "createdAt",
+       updated_at AS "updatedAt"
+  FROM appointments WHERE business_id = $1 AND id = $2
+   FOR UPDATE`,
+});
+
+const CHANGE_STATUS = defineStatement<[businessId: string, id: string, status: AppointmentStatus, at: Date]>({
+  name: 'change_appointment_status',
+  text: 'UPDATE appointments SET status = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
+});
+
+const CANCEL = defineStatement<[businessId: string, id: string, reason: string, at: Date]>({
+  name: 'cancel_appointment',
+  text: `UPDATE appointments SET status = 'CANCELLED', cancellation_reason = $3, cancelled_at = $4, updated_at = $4
+ WHERE business_id = $1 AND id = $2`,
+});
+
+const RESCHEDULE_CHAIN = defineStatement<[businessId: string, id: string], { id: string; depth: number }>({
+  name: 'appointment_reschedule_chain',
+  text: `WITH RECURSIVE chain (id, rescheduled_from_id, depth) AS (
+  SELECT id, rescheduled_from_id, 0 FROM appointments WHERE business_id = $1 AND id = $2
+  UNION ALL
+  SELECT a.id, a.rescheduled_from_id, chain.depth + 1
+    FROM appointments a JOIN chain ON a.id = chain.rescheduled_from_id
+   WHERE a.business_id = $1
+)
+SELECT id, depth FROM chain ORDER BY depth DESC LIMIT 1`,
+});
 
 @Injectable()
 export class AppointmentsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Inserts an appointment. The exclusion constraint appointments_no_overlap is what guarantees
@@ -46,11 +104,11 @@ export class AppointmentsRepository {
    * statement, leaves the caller's transaction to be rolled back). On a clash of the random code
    * (appointments_code_key) the appointment gets a new code and is inserted again.
    */
-  async insert(appointment: AppointmentEntity, manager?: EntityManager): Promise<void> {
+  async insert(appointment: AppointmentEntity): Promise<void> {
     for (let attempt = 1; attempt <= CODE_ATTEMPTS; attempt += 1) {
       let inserted: unknown[];
       try {
-        inserted = await preparedQuery(managerFor(this.dataSource, manager), INSERT_APPOINTMENT, [
+        inserted = await this.database.rows(INSERT_APPOINTMENT, [
           appointment.id,
           appointment.businessId,
           appointment.staffId,
@@ -74,10 +132,7 @@ export class AppointmentsRepository {
         ]);
       } catch (error) {
         if (violatedConstraint(error) === 'appointments_no_overlap') {
-          throw new DomainError(
-            'SLOT_TAKEN',
-            'The staff member already has an active appointment that overlaps this interval.',
-          );
+          throw new DomainError('SLOT_TAKEN', 'The staff member already has an active appointment that overlaps this interval.');
         }
         throw error;
       }
@@ -87,38 +142,23 @@ export class AppointmentsRepository {
     throw new Error(`No free appointment code in ${CODE_ATTEMPTS} draws for business ${appointment.businessId}.`);
   }
 
-  // The methods below join the ambient transaction (managerFor): the writes of one request run on
-  // its one connection, never on a second one from the pool.
-
-  /**
-   * The appointment, locked until the transaction ends, so that concurrent writes to one
-   * appointment (two cancels, a cancel and a reschedule) run one after the other and the second
-   * sees the first's outcome.
-   */
-  findByIdForUpdate(businessId: string, appointmentId: string, manager?: EntityManager): Promise<AppointmentEntity | null> {
-    return managerFor(this.dataSource, manager)
-      .getRepository(AppointmentEntity)
-      .findOne({ where: { businessId, id: appointmentId }, lock: { mode: 'pessimistic_write' } });
+  findByIdForUpdate(businessId: string, appointmentId: string): Promise<AppointmentEntity | null> {
+    return this.database.maybeOne(APPOINTMENT_FOR_UPDATE, [businessId, appointmentId]);
   }
 
-  async update(businessId: string, appointmentId: string, changes: AppointmentChanges, manager?: EntityManager): Promise<void> {
-    await managerFor(this.dataSource, manager).getRepository(AppointmentEntity).update({ businessId, id: appointmentId }, changes);
+  async changeStatus(businessId: string, appointmentId: string, status: AppointmentStatus, at: Date): Promise<void> {
+    await this.database.execute(CHANGE_STATUS, [businessId, appointmentId, status, at]);
+  }
+
+  /** Cancels with the reason (stored, never returned). */
+  async cancel(businessId: string, appointmentId: string, reason: string, at: Date): Promise<void> {
+    await this.database.execute(CANCEL, [businessId, appointmentId, reason, at]);
   }
 
   /** Follows rescheduledFromId back to the first appointment of the chain. */
-  async rescheduleChain(businessId: string, appointmentId: string, manager?: EntityManager): Promise<RescheduleChain> {
-    const rows: { id: string; depth: number }[] = await managerFor(this.dataSource, manager).query(
-      `WITH RECURSIVE chain (id, rescheduled_from_id, depth) AS (
-         SELECT id, rescheduled_from_id, 0 FROM appointments WHERE business_id = $1 AND id = $2
-         UNION ALL
-         SELECT a.id, a.rescheduled_from_id, chain.depth + 1
-           FROM appointments a JOIN chain ON a.id = chain.rescheduled_from_id
-          WHERE a.business_id = $1
-       )
-       SELECT id, depth FROM chain ORDER BY depth DESC LIMIT 1`,
-      [businessId, appointmentId],
-    );
-    if (rows.length === 0) throw new Error(`Appointment ${appointmentId} does not exist.`);
-    return { originId: rows[0].id, depth: Number(rows[0].depth) };
+  async rescheduleChain(businessId: string, appointmentId: string): Promise<RescheduleChain> {
+    const row = await this.database.maybeOne(RESCHEDULE_CHAIN, [businessId, appointmentId]);
+    if (!row) throw new Error(`Appointment ${appointmentId} does not exist.`);
+    return { originId: row.id, depth: Number(row.depth) };
   }
 }

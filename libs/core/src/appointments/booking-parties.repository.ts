@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database } from '#database/database.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
-import { managerFor } from '#database/transaction-context.js';
+import { defineStatement } from '#database/statement.js';
 import { slotFactsOf, slotFactsSelectList, type SlotFactsColumns, type StaffSlotFacts } from '../availability/slot-facts.repository.js';
 
 export type BookingBusiness = Pick<BusinessEntity, 'name' | 'timezone' | 'locale' | 'currency' | 'autoConfirm' | 'notificationEmail'>;
@@ -52,7 +51,10 @@ interface PartiesRow extends SlotFactsColumns {
 
 // Scoped to the business on every join: an id of another business's row finds nothing. The slot
 // ends where the service's duration says, so its facts come with the service in the same query.
-const PARTIES = {
+const PARTIES = defineStatement<
+  [businessId: string, staffId: string, serviceId: string, clientId: string | null, startsAt: Date],
+  PartiesRow
+>({
   name: 'booking_parties',
   text: `
 SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm, b.notification_email,
@@ -71,7 +73,7 @@ SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm
   LEFT JOIN services v ON v.business_id = b.id AND v.id = $3
   LEFT JOIN clients c ON c.business_id = b.id AND c.id = $4
  WHERE b.id = $1`,
-};
+});
 
 /**
  * The business, staff member, service and client of a booking, and the staff member's slot facts,
@@ -81,17 +83,10 @@ const NO_FACTS: SlotFactsColumns = { working_hours: [], service_ids: [], appoint
 
 @Injectable()
 export class BookingPartiesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
-  /** Joins the ambient transaction (managerFor). */
-  async load(businessId: string, ids: BookingPartyIds, startsAt: Date, manager?: EntityManager): Promise<BookingParties> {
-    const [row] = await preparedQuery<PartiesRow | undefined>(managerFor(this.dataSource, manager), PARTIES, [
-      businessId,
-      ids.staffId,
-      ids.serviceId,
-      ids.clientId,
-      startsAt,
-    ]);
+  async load(businessId: string, ids: BookingPartyIds, startsAt: Date): Promise<BookingParties> {
+    const row = await this.database.maybeOne(PARTIES, [businessId, ids.staffId, ids.serviceId, ids.clientId, startsAt]);
     if (!row) return { business: null, staff: null, service: null, client: null, slotFacts: slotFactsOf(NO_FACTS) };
     return {
       business: {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database } from '#database/database.js';
 import { ACTIVE_APPOINTMENT_STATUSES } from '#database/entities/appointment.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
-import { managerFor } from '#database/transaction-context.js';
+import { defineStatement } from '#database/statement.js';
 import type { TimeInterval } from './time-interval.js';
 import type { WeeklyHours } from './working-hours.js';
 
@@ -63,16 +62,19 @@ export const slotFactsSelectList = (o: SlotFactsOperands): string => `
                AND tb.starts_at < ${o.end} AND tb.ends_at > ${o.start}), '[]') AS blocks`;
 
 /** Exported for the plan test. */
-export const SLOT_FACTS = {
+export const SLOT_FACTS = defineStatement<
+  [businessId: string, staffId: string, start: Date, end: Date, replacingId: string | null],
+  SlotFactsColumns
+>({
   name: 'slot_facts',
   text: `SELECT ${slotFactsSelectList({
-  businessId: '$1',
-  staffId: '$2',
-  start: '$3',
-  end: '$4',
-  replacingId: '$5::uuid',
-})}`,
-};
+    businessId: '$1',
+    staffId: '$2',
+    start: '$3',
+    end: '$4',
+    replacingId: '$5::uuid',
+  })}`,
+});
 
 const interval = ([start, end]: [number, number]): TimeInterval => ({ start: new Date(start), end: new Date(end) });
 
@@ -91,23 +93,11 @@ export function slotFactsOf(row: SlotFactsColumns): StaffSlotFacts {
  */
 @Injectable()
 export class SlotFactsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Joins the ambient transaction, so a write sees its own uncommitted rows. */
-  async load(
-    businessId: string,
-    staffId: string,
-    slot: TimeInterval,
-    replacingId: string | null,
-    manager?: EntityManager,
-  ): Promise<StaffSlotFacts> {
-    const [row] = await preparedQuery<SlotFactsColumns>(managerFor(this.dataSource, manager), SLOT_FACTS, [
-      businessId,
-      staffId,
-      slot.start,
-      slot.end,
-      replacingId,
-    ]);
+  async load(businessId: string, staffId: string, slot: TimeInterval, replacingId: string | null): Promise<StaffSlotFacts> {
+    const row = await this.database.one(SLOT_FACTS, [businessId, staffId, slot.start, slot.end, replacingId]);
     return slotFactsOf(row);
   }
 }

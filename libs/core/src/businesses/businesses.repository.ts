@@ -1,40 +1,98 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { BusinessEntity, type Plan } from '#database/entities/business.entity.js';
-import { MemberEntity } from '#database/entities/member.entity.js';
-import { managerFor } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
+import type { BusinessEntity, Plan } from '#database/entities/business.entity.js';
+import type { MemberEntity } from '#database/entities/member.entity.js';
+import { defineStatement } from '#database/statement.js';
+
+const BUSINESS_COLUMNS = `id, slug, name, timezone, country, currency, locale, plan, auto_confirm AS "autoConfirm",
+       notification_email AS "notificationEmail", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const BUSINESS_BY_ID = defineStatement<[id: string], BusinessEntity>({
+  name: 'business_by_id',
+  text: `SELECT ${BUSINESS_COLUMNS} FROM businesses WHERE id = $1`,
+});
+
+const BUSINESS_BY_SLUG = defineStatement<[slug: string], BusinessEntity>({
+  name: 'business_by_slug',
+  text: `SELECT ${BUSINESS_COLUMNS} FROM businesses WHERE slug = $1`,
+});
+
+const INSERT_BUSINESS = defineStatement<
+  [
+    id: string,
+    slug: string,
+    name: string,
+    timezone: string,
+    country: string,
+    currency: string,
+    locale: string | null,
+    plan: Plan,
+    autoConfirm: boolean,
+    notificationEmail: string | null,
+    createdAt: Date,
+    updatedAt: Date,
+  ]
+>({
+  name: 'insert_business',
+  text: `INSERT INTO businesses (id, slug, name, timezone, country, currency, locale, plan, auto_confirm, notification_email,
+                          created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+});
+
+const UPDATE_PLAN = defineStatement<[id: string, plan: Plan]>({
+  name: 'update_business_plan',
+  text: 'UPDATE businesses SET plan = $2, updated_at = now() WHERE id = $1',
+});
+
+const MEMBER_BY_EMAIL = defineStatement<[businessId: string, email: string], MemberEntity>({
+  name: 'member_by_email',
+  text: `SELECT id, business_id AS "businessId", name, email, role, created_at AS "createdAt"
+  FROM members WHERE business_id = $1 AND email = $2`,
+});
+
+const INSERT_MEMBER = defineStatement<[id: string, businessId: string, name: string, email: string, role: string, createdAt: Date]>({
+  name: 'insert_member',
+  text: 'INSERT INTO members (id, business_id, name, email, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+});
 
 @Injectable()
 export class BusinessesRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  private businesses(manager?: EntityManager) {
-    return managerFor(this.dataSource, manager).getRepository(BusinessEntity);
-  }
+  constructor(private readonly database: Database) {}
 
   findById(businessId: string): Promise<BusinessEntity | null> {
-    return this.businesses().findOneBy({ id: businessId });
+    return this.database.maybeOne(BUSINESS_BY_ID, [businessId]);
   }
 
-  findBySlug(slug: string, manager?: EntityManager): Promise<BusinessEntity | null> {
-    return this.businesses(manager).findOneBy({ slug });
+  findBySlug(slug: string): Promise<BusinessEntity | null> {
+    return this.database.maybeOne(BUSINESS_BY_SLUG, [slug]);
   }
 
-  async insert(business: BusinessEntity, manager?: EntityManager): Promise<void> {
-    await this.businesses(manager).insert(business);
+  async insert(business: BusinessEntity): Promise<void> {
+    await this.database.execute(INSERT_BUSINESS, [
+      business.id,
+      business.slug,
+      business.name,
+      business.timezone,
+      business.country,
+      business.currency,
+      business.locale,
+      business.plan,
+      business.autoConfirm,
+      business.notificationEmail,
+      business.createdAt,
+      business.updatedAt,
+    ]);
   }
 
   async updatePlan(businessId: string, plan: Plan): Promise<void> {
-    await this.businesses().update({ id: businessId }, { plan, updatedAt: () => 'now()' });
+    await this.database.execute(UPDATE_PLAN, [businessId, plan]);
   }
 
-  findMemberByEmail(businessId: string, email: string, manager?: EntityManager): Promise<MemberEntity | null> {
-    return managerFor(this.dataSource, manager)
-      .getRepository(MemberEntity)
-      .findOneBy({ businessId, email: email.toLowerCase() });
+  findMemberByEmail(businessId: string, email: string): Promise<MemberEntity | null> {
+    return this.database.maybeOne(MEMBER_BY_EMAIL, [businessId, email.toLowerCase()]);
   }
 
-  async insertMember(member: MemberEntity, manager?: EntityManager): Promise<void> {
-    await managerFor(this.dataSource, manager).getRepository(MemberEntity).insert(member);
+  async insertMember(member: MemberEntity): Promise<void> {
+    await this.database.execute(INSERT_MEMBER, [member.id, member.businessId, member.name, member.email, member.role, member.createdAt]);
   }
 }

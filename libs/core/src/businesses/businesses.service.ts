@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { BusinessEntity, PLANS, type Plan } from '#database/entities/business.entity.js';
 import { MEMBER_ROLES, MemberEntity, type MemberRole } from '#database/entities/member.entity.js';
 import { newId } from '#database/new-id.js';
@@ -35,14 +34,14 @@ function isPlan(value: string): value is Plan {
 export class BusinessesService {
   constructor(private readonly businesses: BusinessesRepository) {}
 
-  async create(input: NewBusiness, manager?: EntityManager): Promise<BusinessEntity> {
+  async create(input: NewBusiness): Promise<BusinessEntity> {
     const errors = checkBusinessProfile(input);
     if (!isPlan(input.plan)) errors.push({ path: '/plan', message: `must be one of ${PLANS.join(', ')}` });
     if (input.notificationEmail != null && !isEmailAddress(input.notificationEmail)) {
       errors.push({ path: '/notificationEmail', message: 'must be an e-mail address' });
     }
     if (errors.length > 0) throw validationFailed(errors);
-    if (await this.businesses.findBySlug(input.slug, manager)) {
+    if (await this.businesses.findBySlug(input.slug)) {
       throw validationFailed([{ path: '/slug', message: `a business with slug ${input.slug} already exists` }]);
     }
     const now = new Date();
@@ -60,11 +59,11 @@ export class BusinessesService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.businesses.insert(business, manager);
+    await this.businesses.insert(business);
     return business;
   }
 
-  async addMember(businessId: string, input: NewMember, manager?: EntityManager): Promise<MemberEntity> {
+  async addMember(businessId: string, input: NewMember): Promise<MemberEntity> {
     const errors = [];
     if (!(MEMBER_ROLES as readonly string[]).includes(input.role)) {
       errors.push({ path: '/role', message: `must be one of ${MEMBER_ROLES.join(', ')}` });
@@ -83,7 +82,7 @@ export class BusinessesService {
       createdAt: new Date(),
     });
     try {
-      await this.businesses.insertMember(member, manager);
+      await this.businesses.insertMember(member);
     } catch (error) {
       if (violatedConstraint(error) === 'members_business_email_key') {
         throw validationFailed([{ path: '/email', message: `a member with the e-mail ${member.email} already exists` }]);
@@ -93,8 +92,8 @@ export class BusinessesService {
     return member;
   }
 
-  async getBySlug(slug: string, manager?: EntityManager): Promise<BusinessEntity> {
-    const business = await this.businesses.findBySlug(slug, manager);
+  async getBySlug(slug: string): Promise<BusinessEntity> {
+    const business = await this.businesses.findBySlug(slug);
     if (!business) throw new DomainError('NOT_FOUND', `No business has the slug ${slug}.`);
     return business;
   }

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { ClientEntity } from '#database/entities/client.entity.js';
-import { managerFor } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
+import type { ClientEntity } from '#database/entities/client.entity.js';
+import { defineStatement, type BoundStatement } from '#database/statement.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
-import { positionOf, SqlParams, type SqlQuery } from '../pagination/keyset-sql.js';
 import type { PageRequest, PositionedRow } from '../pagination/page.js';
-import { updateOrderTail } from '../pagination/update-order.js';
+import { pageStart, type PageStart } from '../pagination/page-start.js';
 import type { ClientRecord } from './client-record.js';
 
 interface ClientRow {
@@ -21,17 +20,82 @@ interface ClientRow {
   position: string;
 }
 
+type ClientPageParams = [businessId: string, ...start: PageStart, take: number];
+
+const INSERT_CLIENT = defineStatement<
+  [
+    id: string,
+    businessId: string,
+    name: string,
+    phone: string | null,
+    email: string | null,
+    birthDate: string | null,
+    guardianName: string | null,
+    guardianEmail: string | null,
+    consent: boolean,
+    consentAt: Date | null,
+    notes: string | null,
+    createdAt: Date,
+    updatedAt: Date,
+  ]
+>({
+  name: 'insert_client',
+  text: `INSERT INTO clients (id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at,
+                     notes, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+});
+
+// The birth date is read as text, as the entity holds it (the driver would make a local-midnight
+// Date of a date column).
+const CLIENT_BY_ID = defineStatement<[businessId: string, id: string], ClientEntity>({
+  name: 'client_by_id',
+  text: `SELECT id, business_id AS "businessId", name, phone, email, to_char(birth_date, 'YYYY-MM-DD') AS "birthDate",
+       guardian_name AS "guardianName", guardian_email AS "guardianEmail", consent, consent_at AS "consentAt", notes,
+       created_at AS "createdAt", updated_at AS "updatedAt"
+  FROM clients WHERE business_id = $1 AND id = $2`,
+});
+
+/**
+ * A page of clients in (updated_at, id) order: every condition is a bound of the (business_id,
+ * updated_at, id) index, so a page deep in the list is an index range scan that stops after
+ * `take` rows, with no OFFSET and no sort. Only the returned columns are selected: guardian
+ * fields, consent and notes never leave the database.
+ */
+const CLIENT_PAGE = defineStatement<ClientPageParams, ClientRow>({
+  name: 'client_page',
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+       (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
+  FROM clients c
+ WHERE c.business_id = $1 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY c.updated_at, c.id
+ LIMIT $4`,
+});
+
 @Injectable()
 export class ClientsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Inserts a client. The unique indexes on phone and lower(email) decide whether the client
    * already exists, so two concurrent creations cannot both succeed: their violation is CLIENT_EXISTS.
    */
-  async insert(client: ClientEntity, manager?: EntityManager): Promise<void> {
+  async insert(client: ClientEntity): Promise<void> {
     try {
-      await managerFor(this.dataSource, manager).getRepository(ClientEntity).insert(client);
+      await this.database.execute(INSERT_CLIENT, [
+        client.id,
+        client.businessId,
+        client.name,
+        client.phone,
+        client.email,
+        client.birthDate,
+        client.guardianName,
+        client.guardianEmail,
+        client.consent,
+        client.consentAt,
+        client.notes,
+        client.createdAt,
+        client.updatedAt,
+      ]);
     } catch (error) {
       const constraint = violatedConstraint(error);
       if (constraint === 'clients_business_phone_key') {
@@ -44,19 +108,14 @@ export class ClientsRepository {
     }
   }
 
-  findById(businessId: string, clientId: string, manager?: EntityManager): Promise<ClientEntity | null> {
-    return managerFor(this.dataSource, manager).getRepository(ClientEntity).findOneBy({ businessId, id: clientId });
+  findById(businessId: string, clientId: string): Promise<ClientEntity | null> {
+    return this.database.maybeOne(CLIENT_BY_ID, [businessId, clientId]);
   }
 
   /** Clients after the request's position in (updated_at, id) order, from `since` (inclusive) when given. */
-  async listPage(
-    businessId: string,
-    since: EpochMicros | null,
-    request: PageRequest,
-    manager?: EntityManager,
-  ): Promise<PositionedRow<ClientRecord>[]> {
-    const { sql, params } = this.pageQuery(businessId, since, request);
-    const rows: ClientRow[] = await managerFor(this.dataSource, manager).query(sql, params);
+  async listPage(businessId: string, since: EpochMicros | null, request: PageRequest): Promise<PositionedRow<ClientRecord>[]> {
+    const { statement, params } = this.pageStatement(businessId, since, request);
+    const rows = await this.database.rows(statement, params);
     return rows.map((row) => ({
       record: {
         id: row.id,
@@ -71,17 +130,8 @@ export class ClientsRepository {
     }));
   }
 
-  /**
-   * The SQL listPage runs. Only the returned columns are selected: guardian fields, consent and
-   * notes never leave the database. The birth date is read as text, as the entity holds it
-   * (the driver would make a local-midnight Date of a date column).
-   */
-  pageQuery(businessId: string, since: EpochMicros | null, request: PageRequest): SqlQuery {
-    const params = new SqlParams();
-    const sql = `
-SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
-       ${positionOf('c.updated_at')} AS position
-  FROM clients c${updateOrderTail('c', businessId, since, request, params)}`;
-    return { sql, params: params.values };
+  /** The statement listPage runs. */
+  pageStatement(businessId: string, since: EpochMicros | null, request: PageRequest): BoundStatement<ClientPageParams, ClientRow> {
+    return { statement: CLIENT_PAGE, params: [businessId, ...pageStart(request.after, since), request.take] };
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { ClientEntity } from '#database/entities/client.entity.js';
-import { transactional } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
 import type { FieldError } from '../errors/domain-error.js';
 import { notFound, validationFailed } from '../errors/domain-error.js';
 import { buildNoticeBody } from '../notices/notice-body.js';
@@ -44,7 +43,7 @@ export class ClientsService {
   constructor(
     private readonly clients: ClientsRepository,
     private readonly notices: NoticesRepository,
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
   ) {}
 
   /**
@@ -76,7 +75,7 @@ export class ClientsService {
       },
       now,
     );
-    await transactional(this.dataSource, async () => {
+    await this.database.transactional(async () => {
       await this.clients.insert(client);
       await this.notices.record(
         business.businessId,
@@ -106,11 +105,16 @@ export class ClientsService {
    * (same phone, or same e-mail in any case) is refused as CLIENT_EXISTS and left unchanged.
    */
   async insertPrepared(business: BusinessRef, client: ClientEntity): Promise<void> {
-    await transactional(this.dataSource, async () => {
+    await this.database.transactional(async () => {
       await this.clients.insert(client);
       await this.notices.record(
         business.businessId,
-        buildNoticeBody({ type: 'client.created', businessSlug: business.businessSlug, subjectId: client.id, occurredAt: client.createdAt }),
+        buildNoticeBody({
+          type: 'client.created',
+          businessSlug: business.businessSlug,
+          subjectId: client.id,
+          occurredAt: client.createdAt,
+        }),
       );
     });
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import pg from 'pg';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { Database } from '#database/database.js';
 import type { IdempotencyRecordEntity } from '#database/entities/idempotency-record.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
+import { defineBatch, defineStatement } from '#database/statement.js';
 
 /** What a replay needs of a stored record. */
 export type LiveRecord = Pick<IdempotencyRecordEntity, 'fingerprint' | 'responseStatus' | 'responseBody' | 'responseContentType'>;
@@ -13,56 +12,86 @@ export interface OpenedWrite {
   record: LiveRecord | null;
 }
 
-/** Where a refused write is undone to, while its refusal is still stored. */
-const SAVEPOINT = 'idempotent_write';
-
 /**
- * The stored response of a key if it is still within its retention. An expired record that the
- * purge job has not reached yet is deleted by the same statement, freeing the key.
+ * The stored response of a key ($1 the API key's id, $2 the Idempotency-Key) if it is still
+ * within its retention. An expired record that the purge job has not reached yet is deleted by the
+ * same statement, freeing the key.
  */
-const takeLiveSql = (apiKeyId: string, idempotencyKey: string) => `
-WITH expired AS (
-  DELETE FROM idempotency_records WHERE api_key_id = ${apiKeyId} AND idempotency_key = ${idempotencyKey} AND expires_at <= now()
+const TAKE_LIVE_RECORD = `WITH expired AS (
+  DELETE FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at <= now()
 )
 SELECT fingerprint, response_status AS "responseStatus", response_body AS "responseBody",
        response_content_type AS "responseContentType"
-  FROM idempotency_records WHERE api_key_id = ${apiKeyId} AND idempotency_key = ${idempotencyKey} AND expires_at > now()`;
+  FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at > now()`;
 
-const lockKeySql = (lockName: string) => `hashtextextended(${lockName}, 0)`;
+/**
+ * Opens an idempotent write in one round trip: tries the key's transaction advisory lock ($3 the
+ * lock's name), then (a statement of its own, so with a snapshot taken once the lock is held)
+ * reads the key's live record, then sets the savepoint the write can be undone to ("where a
+ * refused write is undone to, while its refusal is still stored").
+ */
+const OPEN_WRITE = defineBatch<[apiKeyId: string, idempotencyKey: string, lockName: string], [{ locked: boolean }, LiveRecord]>({
+  name: 'open_idempotent_write',
+  text: `SELECT pg_try_advisory_xact_lock(hashtextextended($3, 0)) AS locked;
+${TAKE_LIVE_RECORD};
+SAVEPOINT idempotent_write`,
+});
 
-const INSERT_RECORD = {
+const TAKE_LIVE = defineStatement<[apiKeyId: string, idempotencyKey: string], LiveRecord>({
+  name: 'take_live_idempotency_record',
+  text: TAKE_LIVE_RECORD,
+});
+
+const RELEASE_SAVEPOINT = defineStatement<[]>({ name: 'release_idempotent_write', text: 'RELEASE SAVEPOINT idempotent_write' });
+const SET_SAVEPOINT = defineStatement<[]>({ name: 'savepoint_idempotent_write', text: 'SAVEPOINT idempotent_write' });
+const ROLLBACK_TO_SAVEPOINT = defineStatement<[]>({ name: 'undo_idempotent_write', text: 'ROLLBACK TO SAVEPOINT idempotent_write' });
+
+/** lock_timeout for the rest of the transaction (text such as '10000ms', or '0' for none). */
+const SET_LOCK_TIMEOUT = defineStatement<[timeout: string]>({
+  name: 'set_lock_timeout',
+  text: "SELECT set_config('lock_timeout', $1, true)",
+});
+
+const WAIT_FOR_LOCK = defineStatement<[lockName: string]>({
+  name: 'wait_idempotency_lock',
+  text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+});
+
+const INSERT_RECORD = defineStatement<
+  [
+    id: string,
+    apiKeyId: string,
+    idempotencyKey: string,
+    fingerprint: string,
+    responseStatus: number,
+    responseBody: string,
+    responseContentType: string,
+    createdAt: Date,
+    expiresAt: Date,
+  ]
+>({
   name: 'insert_idempotency_record',
   text: `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body,
-                                        response_content_type, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-};
+                                 response_content_type, created_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+});
+
+const PURGE_EXPIRED = defineStatement<[now: Date]>({
+  name: 'purge_idempotency_records',
+  text: 'DELETE FROM idempotency_records WHERE expires_at < $1',
+});
 
 @Injectable()
 export class IdempotencyRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
-   * Opens an idempotent write in its transaction, in one round trip: tries the key's transaction
-   * advisory lock, then (a statement of its own, so with a snapshot taken once the lock is held)
-   * reads the key's live record, then sets the savepoint the write can be undone to. Every
-   * idempotent write starts this way, and three round trips cost more than the statements. The
-   * simple query protocol that sends several statements at once takes no parameters, so the
-   * values go as quoted literals (the key matches the contract's pattern, and is quoted anyway).
+   * Opens an idempotent write in its transaction, in one round trip (OPEN_WRITE): every
+   * idempotent write starts this way, and three round trips cost more than the statements.
    */
-  async open(apiKeyId: string, idempotencyKey: string, lockName: string, manager: EntityManager): Promise<OpenedWrite> {
-    const [key, name] = [pg.escapeLiteral(idempotencyKey), pg.escapeLiteral(lockName)];
-    const sql = `SELECT pg_try_advisory_xact_lock(${lockKeySql(name)}) AS locked;
-${takeLiveSql(pg.escapeLiteral(apiKeyId), key)};
-SAVEPOINT ${SAVEPOINT}`;
-    const connection = (await manager.queryRunner!.connect()) as pg.PoolClient;
-    let results: pg.QueryResult[];
-    try {
-      results = (await connection.query(sql)) as unknown as pg.QueryResult[];
-    } catch (error) {
-      throw new QueryFailedError(sql, [], error as Error);
-    }
-    const [{ locked }] = results[0].rows as { locked: boolean }[];
-    return { locked, record: (results[1].rows[0] as LiveRecord | undefined) ?? null };
+  async open(apiKeyId: string, idempotencyKey: string, lockName: string): Promise<OpenedWrite> {
+    const [[{ locked }], records] = await this.database.batch(OPEN_WRITE, [apiKeyId, idempotencyKey, lockName]);
+    return { locked, record: records[0] ?? null };
   }
 
   /**
@@ -71,42 +100,37 @@ SAVEPOINT ${SAVEPOINT}`;
    * again. The savepoint moves after the lock: a lock taken after it would be released by a
    * rollback to it, letting a third duplicate in.
    */
-  async waitAndTake(apiKeyId: string, idempotencyKey: string, lockName: string, waitMs: number, manager: EntityManager): Promise<LiveRecord | null> {
-    await manager.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
-    await manager.query(`SET LOCAL lock_timeout = '${Math.trunc(waitMs)}ms'`);
-    await manager.query(`SELECT pg_advisory_xact_lock(${lockKeySql('$1')})`, [lockName]);
-    await manager.query('SET LOCAL lock_timeout = 0');
-    const rows: LiveRecord[] = await manager.query(takeLiveSql('$1', '$2'), [apiKeyId, idempotencyKey]);
-    await manager.query(`SAVEPOINT ${SAVEPOINT}`);
-    return rows[0] ?? null;
+  async waitAndTake(apiKeyId: string, idempotencyKey: string, lockName: string, waitMs: number): Promise<LiveRecord | null> {
+    await this.database.execute(RELEASE_SAVEPOINT, []);
+    await this.database.execute(SET_LOCK_TIMEOUT, [`${Math.trunc(waitMs)}ms`]);
+    await this.database.execute(WAIT_FOR_LOCK, [lockName]);
+    await this.database.execute(SET_LOCK_TIMEOUT, ['0']);
+    const record = await this.database.maybeOne(TAKE_LIVE, [apiKeyId, idempotencyKey]);
+    await this.database.execute(SET_SAVEPOINT, []);
+    return record;
   }
 
   /** Undoes what a refused write did since the write was opened. */
-  async undoWrite(manager: EntityManager): Promise<void> {
-    await manager.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+  async undoWrite(): Promise<void> {
+    await this.database.execute(ROLLBACK_TO_SAVEPOINT, []);
   }
 
-  /** Plain SQL: every idempotent write runs it, and TypeORM's insert builder costs more CPU than the statement. */
-  async insert(record: IdempotencyRecordEntity, manager: EntityManager): Promise<void> {
-    await preparedQuery(manager, INSERT_RECORD, [
-        record.id,
-        record.apiKeyId,
-        record.idempotencyKey,
-        record.fingerprint,
-        record.responseStatus,
-        record.responseBody,
-        record.responseContentType,
-        record.createdAt,
-        record.expiresAt,
+  async insert(record: IdempotencyRecordEntity): Promise<void> {
+    await this.database.execute(INSERT_RECORD, [
+      record.id,
+      record.apiKeyId,
+      record.idempotencyKey,
+      record.fingerprint,
+      record.responseStatus,
+      record.responseBody,
+      record.responseContentType,
+      record.createdAt,
+      record.expiresAt,
     ]);
   }
 
   /** Deletes records whose retention ended before `now`; returns how many. */
-  async purgeExpired(now: Date): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      'DELETE FROM idempotency_records WHERE expires_at < $1',
-      [now],
-    );
-    return result[1];
+  purgeExpired(now: Date): Promise<number> {
+    return this.database.execute(PURGE_EXPIRED, [now]);
   }
 }

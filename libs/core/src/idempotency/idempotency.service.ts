@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
 import { IdempotencyRecordEntity } from '#database/entities/idempotency-record.entity.js';
+import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
-import { withAmbientTransaction } from '#database/transaction-context.js';
+import { sqlStateOf } from '#database/statement-failed-error.js';
 import { DomainError } from '../errors/domain-error.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 
@@ -35,13 +35,10 @@ const LOCK_NOT_AVAILABLE = '55P03';
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
 
-const sqlState = (error: unknown): string | undefined =>
-  error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
-
 @Injectable()
 export class IdempotencyService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly records: IdempotencyRepository,
   ) {}
 
@@ -61,7 +58,7 @@ export class IdempotencyService {
       } catch (error) {
         // Two writes that lock the same rows in opposite orders (swapping two appointments) can
         // deadlock; PostgreSQL aborts one, which is safe to run again from the start.
-        const state = sqlState(error);
+        const state = sqlStateOf(error);
         if (state !== undefined && RETRYABLE.has(state) && attempt < ATTEMPTS) continue;
         if (state === LOCK_NOT_AVAILABLE) {
           throw new DomainError(
@@ -80,14 +77,14 @@ export class IdempotencyService {
     request: IdempotentRequest,
     write: () => Promise<IdempotentOutcome>,
   ): Promise<{ response: StoredResponse; replayed: boolean }> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.database.transactional(async () => {
       const { apiKeyId, idempotencyKey } = request;
       const lockName = `${apiKeyId}:${idempotencyKey}`;
-      const opened = await this.records.open(apiKeyId, idempotencyKey, lockName, manager);
+      const opened = await this.records.open(apiKeyId, idempotencyKey, lockName);
       // The lock is nearly always free; only a duplicate in flight costs the bounded wait.
       const existing = opened.locked
         ? opened.record
-        : await this.records.waitAndTake(apiKeyId, idempotencyKey, lockName, IDEMPOTENCY_WAIT_MS, manager);
+        : await this.records.waitAndTake(apiKeyId, idempotencyKey, lockName, IDEMPOTENCY_WAIT_MS);
       if (existing) {
         if (existing.fingerprint !== request.fingerprint) {
           throw new DomainError(
@@ -104,8 +101,8 @@ export class IdempotencyService {
       // A refused write may have left the transaction aborted (a violated constraint): the
       // savepoint set when the write was opened lets it be undone while the refusal itself is
       // still stored.
-      const outcome = await withAmbientTransaction(manager, write);
-      if (!outcome.keepWrites) await this.records.undoWrite(manager);
+      const outcome = await write();
+      if (!outcome.keepWrites) await this.records.undoWrite();
 
       const now = new Date();
       await this.records.insert(
@@ -120,7 +117,6 @@ export class IdempotencyService {
           createdAt: now,
           expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
         }),
-        manager,
       );
       return { response: outcome.response, replayed: false };
     });

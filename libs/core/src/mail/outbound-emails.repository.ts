@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, type EntityManager } from 'typeorm';
-import { OutboundEmailEntity } from '#database/entities/outbound-email.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
-import { managerFor } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
+import type { OutboundEmailEntity } from '#database/entities/outbound-email.entity.js';
+import { defineStatement } from '#database/statement.js';
 
-const INSERT_OUTBOUND_EMAILS = {
+/** All the rows in one jsonb parameter: one statement, whatever their count. */
+const INSERT_OUTBOUND_EMAILS = defineStatement<[emails: string]>({
   name: 'insert_outbound_emails',
   text: `INSERT INTO outbound_emails (id, business_id, appointment_id, kind, audience, recipient, sender_name, reply_to, subject,
                                     body_text, calendar, calendar_event, calendar_method, created_at, relayed_at, sent_at,
@@ -15,74 +15,94 @@ const INSERT_OUTBOUND_EMAILS = {
               recipient text, sender_name text, reply_to text, subject text, body_text text, calendar text,
               calendar_event jsonb, calendar_method text, created_at timestamptz, relayed_at timestamptz,
               sent_at timestamptz, attempts integer, last_error text)`,
-};
+});
+
+// SKIP LOCKED lets several workers relay at once without waiting for or repeating each other.
+const LOCK_UNRELAYED = defineStatement<[limit: number], { id: string }>({
+  name: 'lock_unrelayed_emails',
+  text: 'SELECT id FROM outbound_emails WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED',
+});
+
+const MARK_RELAYED = defineStatement<[ids: string[], at: Date]>({
+  name: 'mark_emails_relayed',
+  text: 'UPDATE outbound_emails SET relayed_at = $2 WHERE id = ANY($1::uuid[])',
+});
+
+const EMAIL_BY_ID = defineStatement<[id: string], OutboundEmailEntity>({
+  name: 'outbound_email_by_id',
+  text: `SELECT id, business_id AS "businessId", appointment_id AS "appointmentId", kind, audience, recipient,
+       sender_name AS "senderName", reply_to AS "replyTo", subject, body_text AS "bodyText", calendar,
+       calendar_event AS "calendarEvent", calendar_method AS "calendarMethod", created_at AS "createdAt",
+       relayed_at AS "relayedAt", sent_at AS "sentAt", attempts, last_error AS "lastError"
+  FROM outbound_emails WHERE id = $1`,
+});
+
+const MARK_SENT = defineStatement<[id: string, at: Date]>({
+  name: 'mark_email_sent',
+  text: 'UPDATE outbound_emails SET sent_at = $2, attempts = attempts + 1 WHERE id = $1',
+});
+
+const RECORD_FAILURE = defineStatement<[id: string, error: string]>({
+  name: 'record_email_failure',
+  text: 'UPDATE outbound_emails SET last_error = $2, attempts = attempts + 1 WHERE id = $1',
+});
 
 /** The e-mail outbox. Relay and sending span every business, so those methods take no business id. */
 @Injectable()
 export class OutboundEmailsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  private repo(manager?: EntityManager) {
-    return managerFor(this.dataSource, manager).getRepository(OutboundEmailEntity);
-  }
+  constructor(private readonly database: Database) {}
 
   /**
    * Queues e-mails; call it inside the transaction of the change they report. Every appointment
    * write runs it: plain SQL, all rows in one parameter, cheaper than TypeORM's insert builder.
    */
-  async insert(emails: OutboundEmailEntity[], manager?: EntityManager): Promise<void> {
+  async insert(emails: OutboundEmailEntity[]): Promise<void> {
     if (emails.length === 0) return;
-    await preparedQuery(managerFor(this.dataSource, manager), INSERT_OUTBOUND_EMAILS, [
-        JSON.stringify(
-          emails.map((email) => ({
-            id: email.id,
-            business_id: email.businessId,
-            appointment_id: email.appointmentId,
-            kind: email.kind,
-            audience: email.audience,
-            recipient: email.recipient,
-            sender_name: email.senderName,
-            reply_to: email.replyTo,
-            subject: email.subject,
-            body_text: email.bodyText,
-            calendar: email.calendar,
-            calendar_event: email.calendarEvent,
-            calendar_method: email.calendarMethod,
-            created_at: email.createdAt,
-            relayed_at: email.relayedAt,
-            sent_at: email.sentAt,
-            attempts: email.attempts,
-            last_error: email.lastError,
-          })),
-        ),
+    await this.database.execute(INSERT_OUTBOUND_EMAILS, [
+      JSON.stringify(
+        emails.map((email) => ({
+          id: email.id,
+          business_id: email.businessId,
+          appointment_id: email.appointmentId,
+          kind: email.kind,
+          audience: email.audience,
+          recipient: email.recipient,
+          sender_name: email.senderName,
+          reply_to: email.replyTo,
+          subject: email.subject,
+          body_text: email.bodyText,
+          calendar: email.calendar,
+          calendar_event: email.calendarEvent,
+          calendar_method: email.calendarMethod,
+          created_at: email.createdAt,
+          relayed_at: email.relayedAt,
+          sent_at: email.sentAt,
+          attempts: email.attempts,
+          last_error: email.lastError,
+        })),
+      ),
     ]);
   }
 
-  /**
-   * Ids of the oldest e-mails not yet handed to the queue, locked until the transaction ends.
-   * SKIP LOCKED lets several workers relay at once without waiting for or repeating each other.
-   */
-  async lockUnrelayed(limit: number, manager?: EntityManager): Promise<string[]> {
-    const rows: { id: string }[] = await managerFor(this.dataSource, manager).query(
-      `SELECT id FROM outbound_emails WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
+  /** Ids of the oldest e-mails not yet handed to the queue, locked until the transaction ends. */
+  async lockUnrelayed(limit: number): Promise<string[]> {
+    const rows = await this.database.rows(LOCK_UNRELAYED, [limit]);
     return rows.map((row) => row.id);
   }
 
-  async markRelayed(ids: string[], at: Date, manager?: EntityManager): Promise<void> {
-    if (ids.length > 0) await this.repo(manager).update({ id: In(ids) }, { relayedAt: at });
+  async markRelayed(ids: string[], at: Date): Promise<void> {
+    if (ids.length > 0) await this.database.execute(MARK_RELAYED, [ids, at]);
   }
 
-  findById(id: string, manager?: EntityManager): Promise<OutboundEmailEntity | null> {
-    return this.repo(manager).findOneBy({ id });
+  findById(id: string): Promise<OutboundEmailEntity | null> {
+    return this.database.maybeOne(EMAIL_BY_ID, [id]);
   }
 
-  async markSent(id: string, at: Date, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).update({ id }, { sentAt: at, attempts: () => 'attempts + 1' });
+  async markSent(id: string, at: Date): Promise<void> {
+    await this.database.execute(MARK_SENT, [id, at]);
   }
 
-  async recordFailure(id: string, error: string, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).update({ id }, { lastError: error, attempts: () => 'attempts + 1' });
+  async recordFailure(id: string, error: string): Promise<void> {
+    await this.database.execute(RECORD_FAILURE, [id, error]);
   }
 }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { NoticeCommitSubscriber } from './notice-commit.subscriber.js';
 import { NoticesRepository } from './notices.repository.js';
 import { RelayWakeup } from './relay-wakeup.js';
+import { RelayWakeupRepository } from './relay-wakeup.repository.js';
 
-@Module({ providers: [NoticesRepository, RelayWakeup, NoticeCommitSubscriber], exports: [NoticesRepository] })
+@Module({ providers: [NoticesRepository, RelayWakeup, RelayWakeupRepository], exports: [NoticesRepository] })
 export class NoticesModule {}

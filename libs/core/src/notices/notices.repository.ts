@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { NoticeEntity } from '#database/entities/notice.entity.js';
-import { preparedQuery } from '#database/prepared-query.js';
-import { managerFor } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
+import type { NoticeEntity } from '#database/entities/notice.entity.js';
+import { defineStatement } from '#database/statement.js';
 import { checkNoticeBody, type NoticeBody } from './notice-body.js';
-import { markNoticesRecorded } from './notice-commit.subscriber.js';
 import { NOTICE_CHANNEL } from './notice-channel.js';
 import { RelayWakeup } from './relay-wakeup.js';
 
@@ -15,15 +13,44 @@ export interface ClaimedNotice {
   type: string;
 }
 
-const INSERT_NOTICE = {
+const INSERT_NOTICE = defineStatement<[id: string, businessId: string, type: string, payload: string]>({
   name: 'insert_notice',
   text: 'INSERT INTO notices (id, business_id, type, payload) VALUES ($1, $2, $3, $4::jsonb)',
-};
+});
+
+const NOTIFY_WORKER = defineStatement<[channel: string, payload: string]>({
+  name: 'notify_worker',
+  text: 'SELECT pg_notify($1, $2)',
+});
+
+// Rows locked by another relay are skipped rather than waited for, so any number of workers relay
+// in parallel and never the same notice twice. Across businesses: the relay serves them all.
+const CLAIM_UNRELAYED = defineStatement<[limit: number], ClaimedNotice>({
+  name: 'claim_unrelayed_notices',
+  text: `SELECT id, business_id AS "businessId", type FROM notices
+ WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+});
+
+const MARK_RELAYED = defineStatement<[ids: readonly string[]]>({
+  name: 'mark_notices_relayed',
+  text: 'UPDATE notices SET relayed_at = now() WHERE id = ANY($1::uuid[])',
+});
+
+const NOTICE_BY_ID = defineStatement<[businessId: string, id: string], NoticeEntity>({
+  name: 'notice_by_id',
+  text: `SELECT id, business_id AS "businessId", type, payload, created_at AS "createdAt", relayed_at AS "relayedAt"
+  FROM notices WHERE business_id = $1 AND id = $2`,
+});
+
+const PURGE_BATCH = defineStatement<[cutoff: Date, batchSize: number]>({
+  name: 'purge_notices',
+  text: 'DELETE FROM notices WHERE id IN (SELECT id FROM notices WHERE created_at < $1 ORDER BY created_at LIMIT $2)',
+});
 
 @Injectable()
 export class NoticesRepository {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly wakeup: RelayWakeup,
   ) {}
 
@@ -33,47 +60,32 @@ export class NoticesRepository {
    * is woken once the transaction commits (RelayWakeup: not by a NOTIFY inside it), or at once
    * when there is no transaction.
    */
-  async record(businessId: string, body: NoticeBody, manager?: EntityManager): Promise<void> {
+  async record(businessId: string, body: NoticeBody): Promise<void> {
     const payload = checkNoticeBody(body);
-    const writer = managerFor(this.dataSource, manager);
-    await preparedQuery(writer, INSERT_NOTICE, [
-      payload.id,
-      businessId,
-      payload.type,
-      JSON.stringify(payload),
-    ]);
-    if (writer.queryRunner?.isTransactionActive) markNoticesRecorded(writer.queryRunner);
-    else this.wakeup.request();
+    await this.database.execute(INSERT_NOTICE, [payload.id, businessId, payload.type, JSON.stringify(payload)]);
+    this.database.afterCommit(() => this.wakeup.request());
   }
 
   /**
    * NOTIFYs the worker on the outbox channel. Inside a transaction it is delivered at commit, and
    * not at all on rollback, so the worker never looks for rows that do not exist.
    */
-  async notifyWorker(payload: string, manager?: EntityManager): Promise<void> {
-    await managerFor(this.dataSource, manager).query('SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, payload]);
+  async notifyWorker(payload: string): Promise<void> {
+    await this.database.execute(NOTIFY_WORKER, [NOTICE_CHANNEL, payload]);
   }
 
-  /**
-   * Locks up to `limit` unrelayed notices, oldest first, for the caller's transaction. Rows locked
-   * by another relay are skipped rather than waited for, so any number of workers relay in parallel
-   * and never the same notice twice. Across businesses: the relay serves them all.
-   */
-  claimUnrelayed(limit: number, manager: EntityManager): Promise<ClaimedNotice[]> {
-    return manager.query(
-      `SELECT id, business_id AS "businessId", type FROM notices
-        WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
+  /** Locks up to `limit` unrelayed notices, oldest first, for the caller's transaction. */
+  claimUnrelayed(limit: number): Promise<ClaimedNotice[]> {
+    return this.database.rows(CLAIM_UNRELAYED, [limit]);
   }
 
-  async markRelayed(noticeIds: readonly string[], manager: EntityManager): Promise<void> {
+  async markRelayed(noticeIds: readonly string[]): Promise<void> {
     if (noticeIds.length === 0) return;
-    await manager.query('UPDATE notices SET relayed_at = now() WHERE id = ANY($1::uuid[])', [noticeIds]);
+    await this.database.execute(MARK_RELAYED, [noticeIds]);
   }
 
-  findById(businessId: string, noticeId: string, manager?: EntityManager): Promise<NoticeEntity | null> {
-    return managerFor(this.dataSource, manager).getRepository(NoticeEntity).findOneBy({ businessId, id: noticeId });
+  findById(businessId: string, noticeId: string): Promise<NoticeEntity | null> {
+    return this.database.maybeOne(NOTICE_BY_ID, [businessId, noticeId]);
   }
 
   /**
@@ -83,10 +95,7 @@ export class NoticesRepository {
   async purgeCreatedBefore(cutoff: Date, batchSize = 1000): Promise<number> {
     let purged = 0;
     for (;;) {
-      const [, deleted]: [unknown, number] = await this.dataSource.query(
-        `DELETE FROM notices WHERE id IN (SELECT id FROM notices WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
-        [cutoff, batchSize],
-      );
+      const deleted = await this.database.execute(PURGE_BATCH, [cutoff, batchSize]);
       purged += deleted;
       if (deleted < batchSize) return purged;
     }

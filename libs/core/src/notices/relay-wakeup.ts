@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { NOTICE_CHANNEL } from './notice-channel.js';
+import { RelayWakeupRepository } from './relay-wakeup.repository.js';
 
 /**
  * Wakes the relay (NOTIFY on the outbox channel) after notices were committed, outside their
@@ -17,7 +16,7 @@ export class RelayWakeup {
   private sending = false;
   private again = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly channel: RelayWakeupRepository) {}
 
   /** Call after the transaction that recorded notices has committed. Never throws. */
   request(): void {
@@ -33,12 +32,12 @@ export class RelayWakeup {
     do {
       this.again = false;
       try {
-        await this.dataSource.query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')", [NOTICE_CHANNEL]);
+        await this.channel.wakeRelay();
       } catch (error) {
         // The relay polls as well: a failed wake-up costs latency, never a notice.
         this.logger.warn(`Could not wake the notice relay: ${(error as Error).message}`);
       }
-    } while (this.again && this.dataSource.isInitialized);
+    } while (this.again && this.channel.isOpen());
     this.sending = false;
   }
 }

@@ -6,8 +6,7 @@
 export type EpochMicros = bigint;
 
 /** The forms the contract's `date-time` format admits: `T`, `t` or a space; `Z`, `z`, `±hh`, `±hhmm` or `±hh:mm`. */
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt\s](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt\s](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 /**
  * The instants both sides can write: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z.
@@ -15,7 +14,7 @@ const DATE_TIME =
  * with a sign, so a date-time outside (year 0000, or an offset that crosses the ends) is refused
  * as input rather than failing in SQL.
  */
-const MIN_MICROS = BigInt(Date.parse('0001-01-01T00:00:00Z')) * 1000n;
+export const MIN_MICROS = BigInt(Date.parse('0001-01-01T00:00:00Z')) * 1000n;
 const MAX_MICROS = BigInt(Date.parse('9999-12-31T23:59:59.999Z')) * 1000n + 999n;
 
 /**

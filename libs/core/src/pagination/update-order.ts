@@ -1,7 +1,6 @@
 import { validationFailed } from '../errors/domain-error.js';
 import type { CursorCodec, CursorScope } from './cursor-codec.js';
 import { parseDateTime, type EpochMicros } from './epoch-micros.js';
-import { keysetAfter, type SqlParams } from './keyset-sql.js';
 import { paginate, type Page, type PageParams, type PageRequest, type PositionedRow } from './page.js';
 
 /** The query of a list in update order (clients, payments, sales). */
@@ -31,24 +30,4 @@ export async function paginateInUpdateOrder<T>(
   }
   const scope: CursorScope = { list, businessId, filters: { updatedSince: since === null ? null : String(since) } };
   return paginate(codec, scope, query, (request) => fetch(since, request));
-}
-
-/**
- * WHERE, ORDER BY and LIMIT of a page of `alias`'s table in (updated_at, id) order: the bounds of
- * its (business_id, updated_at, id) index, so a deep page is an index range scan without a sort.
- */
-export function updateOrderTail(
-  alias: string,
-  businessId: string,
-  since: EpochMicros | null,
-  request: PageRequest,
-  params: SqlParams,
-): string {
-  const where = [`${alias}.business_id = ${params.add(businessId)}`];
-  if (since !== null) where.push(`${alias}.updated_at >= ${params.addTimestamp(since)}`);
-  if (request.after) where.push(keysetAfter(`${alias}.updated_at`, `${alias}.id`, request.after, params));
-  return `
- WHERE ${where.join('\n   AND ')}
- ORDER BY ${alias}.updated_at, ${alias}.id
- LIMIT ${params.add(request.take)}`;
 }

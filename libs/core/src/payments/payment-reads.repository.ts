@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database } from '#database/database.js';
 import type { PaymentChannel, PaymentMethod, PaymentStatus } from '#database/entities/payment.entity.js';
-import { managerFor } from '#database/transaction-context.js';
+import { defineStatement, type BoundStatement } from '#database/statement.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
-import { positionOf, SqlParams, type SqlQuery } from '../pagination/keyset-sql.js';
 import type { PageRequest, PositionedRow } from '../pagination/page.js';
-import { updateOrderTail } from '../pagination/update-order.js';
+import { pageStart, type PageStart } from '../pagination/page-start.js';
 import type { PaymentRecord } from './payment-record.js';
 
 interface PaymentRow {
@@ -24,42 +23,49 @@ interface PaymentRow {
   position: string;
 }
 
+type PaymentPageParams = [businessId: string, ...start: PageStart, take: number];
+
 // Every returned column by name: instrument_data is never selected.
-const SELECT_PAYMENTS = `
-SELECT p.id, p.appointment_id, p.channel, p.method, p.status, p.is_deposit, p.amount_cents, p.currency,
+const PAYMENT_BY_ID = defineStatement<[businessId: string, id: string], PaymentRow>({
+  name: 'payment_by_id',
+  text: `SELECT p.id, p.appointment_id, p.channel, p.method, p.status, p.is_deposit, p.amount_cents, p.currency,
        p.paid_at, p.refund_cents, p.created_at, p.updated_at,
-       ${positionOf('p.updated_at')} AS position
-  FROM payments p`;
+       (extract(epoch FROM p.updated_at) * 1000000)::bigint::text AS position
+  FROM payments p
+ WHERE p.business_id = $1 AND p.id = $2`,
+});
+
+/** A page in (updated_at, id) order: bounds of the (business_id, updated_at, id) index, no OFFSET, no sort. */
+const PAYMENT_PAGE = defineStatement<PaymentPageParams, PaymentRow>({
+  name: 'payment_page',
+  text: `SELECT p.id, p.appointment_id, p.channel, p.method, p.status, p.is_deposit, p.amount_cents, p.currency,
+       p.paid_at, p.refund_cents, p.created_at, p.updated_at,
+       (extract(epoch FROM p.updated_at) * 1000000)::bigint::text AS position
+  FROM payments p
+ WHERE p.business_id = $1 AND (p.updated_at, p.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY p.updated_at, p.id
+ LIMIT $4`,
+});
 
 @Injectable()
 export class PaymentReadsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Payments after the request's position in (updated_at, id) order, from `since` (inclusive) when given. */
-  async listPage(
-    businessId: string,
-    since: EpochMicros | null,
-    request: PageRequest,
-    manager?: EntityManager,
-  ): Promise<PositionedRow<PaymentRecord>[]> {
-    const { sql, params } = this.pageQuery(businessId, since, request);
-    const rows: PaymentRow[] = await managerFor(this.dataSource, manager).query(sql, params);
+  async listPage(businessId: string, since: EpochMicros | null, request: PageRequest): Promise<PositionedRow<PaymentRecord>[]> {
+    const { statement, params } = this.pageStatement(businessId, since, request);
+    const rows = await this.database.rows(statement, params);
     return rows.map((row) => ({ record: toRecord(row), position: { micros: BigInt(row.position), id: row.id } }));
   }
 
-  /** The SQL listPage runs. */
-  pageQuery(businessId: string, since: EpochMicros | null, request: PageRequest): SqlQuery {
-    const params = new SqlParams();
-    return { sql: `${SELECT_PAYMENTS}${updateOrderTail('p', businessId, since, request, params)}`, params: params.values };
+  /** The statement listPage runs. */
+  pageStatement(businessId: string, since: EpochMicros | null, request: PageRequest): BoundStatement<PaymentPageParams, PaymentRow> {
+    return { statement: PAYMENT_PAGE, params: [businessId, ...pageStart(request.after, since), request.take] };
   }
 
-  async findById(businessId: string, paymentId: string, manager?: EntityManager): Promise<PaymentRecord | null> {
-    const rows: PaymentRow[] = await managerFor(this.dataSource, manager).query(
-      `${SELECT_PAYMENTS}
- WHERE p.business_id = $1 AND p.id = $2`,
-      [businessId, paymentId],
-    );
-    return rows.length > 0 ? toRecord(rows[0]) : null;
+  async findById(businessId: string, paymentId: string): Promise<PaymentRecord | null> {
+    const row = await this.database.maybeOne(PAYMENT_BY_ID, [businessId, paymentId]);
+    return row ? toRecord(row) : null;
   }
 }
 

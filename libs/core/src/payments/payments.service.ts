@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import {
   PAYMENT_CHANNELS,
   PAYMENT_METHODS,
@@ -8,6 +7,7 @@ import {
   type PaymentMethod,
   type PaymentStatus,
 } from '#database/entities/payment.entity.js';
+import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { DomainError, validationFailed, type FieldError } from '../errors/domain-error.js';
@@ -57,7 +57,7 @@ function oneOf<T extends string>(values: readonly T[], value: string): T | undef
 @Injectable()
 export class PaymentsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly businesses: BusinessesService,
     private readonly payments: PaymentsRepository,
     private readonly notices: NoticesRepository,
@@ -98,13 +98,13 @@ export class PaymentsService {
       createdAt: now,
       updatedAt: now,
     });
-    const noticeId = await this.dataSource.transaction(async (manager) => {
-      const known = isUuid(input.appointmentId) && (await this.payments.appointmentExists(business.id, input.appointmentId, manager));
+    const noticeId = await this.database.transactional(async () => {
+      const known = isUuid(input.appointmentId) && (await this.payments.appointmentExists(business.id, input.appointmentId));
       if (!known) throw new DomainError('NOT_FOUND', `${business.slug} has no appointment ${input.appointmentId}.`);
-      await this.payments.insert(payment, manager);
+      await this.payments.insert(payment);
       if (status !== 'PAID') return null;
       const notice = buildNoticeBody({ type: 'payment.received', businessSlug: business.slug, subjectId: payment.id, occurredAt: now });
-      await this.notices.record(business.id, notice, manager);
+      await this.notices.record(business.id, notice);
       return notice.id;
     });
     return {

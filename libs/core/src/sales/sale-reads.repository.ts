@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database } from '#database/database.js';
 import type { SaleItemType } from '#database/entities/sale-item.entity.js';
 import type { SaleStatus } from '#database/entities/sale.entity.js';
-import { managerFor } from '#database/transaction-context.js';
+import { defineStatement, type BoundStatement } from '#database/statement.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
-import { positionOf, SqlParams, type SqlQuery } from '../pagination/keyset-sql.js';
 import type { PageRequest, PositionedRow } from '../pagination/page.js';
-import { updateOrderTail } from '../pagination/update-order.js';
+import { pageStart, type PageStart } from '../pagination/page-start.js';
 import type { SaleItemRecord, SaleRecord } from './sale-record.js';
 
 interface SaleRow {
@@ -37,67 +36,74 @@ interface SaleItemRow {
   total_cents: number;
 }
 
+type SalePageParams = [businessId: string, ...start: PageStart, take: number];
+
 // Every returned column by name: internal_note (and the items' cost_cents) are never selected.
-const SELECT_SALES = `
-SELECT s.id, s.number, s.status, s.client_id, s.appointment_id, s.payment_pending, s.subtotal_cents,
+const SALE_BY_ID = defineStatement<[businessId: string, id: string], SaleRow>({
+  name: 'sale_by_id',
+  text: `SELECT s.id, s.number, s.status, s.client_id, s.appointment_id, s.payment_pending, s.subtotal_cents,
        s.discount_cents, s.total_cents, s.currency, s.created_at, s.updated_at,
-       ${positionOf('s.updated_at')} AS position
-  FROM sales s`;
+       (extract(epoch FROM s.updated_at) * 1000000)::bigint::text AS position
+  FROM sales s
+ WHERE s.business_id = $1 AND s.id = $2`,
+});
+
+/** A page in (updated_at, id) order: bounds of the (business_id, updated_at, id) index, no OFFSET, no sort. */
+const SALE_PAGE = defineStatement<SalePageParams, SaleRow>({
+  name: 'sale_page',
+  text: `SELECT s.id, s.number, s.status, s.client_id, s.appointment_id, s.payment_pending, s.subtotal_cents,
+       s.discount_cents, s.total_cents, s.currency, s.created_at, s.updated_at,
+       (extract(epoch FROM s.updated_at) * 1000000)::bigint::text AS position
+  FROM sales s
+ WHERE s.business_id = $1 AND (s.updated_at, s.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY s.updated_at, s.id
+ LIMIT $4`,
+});
+
+/** The items of several sales, each sale's in its order (position). */
+const ITEMS_OF_SALES = defineStatement<[businessId: string, saleIds: string[]], SaleItemRow>({
+  name: 'items_of_sales',
+  text: `SELECT i.sale_id, i.id, i.type, i.name, i.service_id, i.quantity, i.unit_price_cents, i.discount_cents, i.total_cents
+  FROM sale_items i
+ WHERE i.business_id = $1 AND i.sale_id = ANY($2::uuid[])
+ ORDER BY i.sale_id, i.position, i.id`,
+});
 
 @Injectable()
 export class SaleReadsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /** Sales after the request's position in (updated_at, id) order, from `since` (inclusive) when given, with their items. */
-  async listPage(
-    businessId: string,
-    since: EpochMicros | null,
-    request: PageRequest,
-    manager?: EntityManager,
-  ): Promise<PositionedRow<SaleRecord>[]> {
-    const m = managerFor(this.dataSource, manager);
-    const { sql, params } = this.pageQuery(businessId, since, request);
-    const rows: SaleRow[] = await m.query(sql, params);
-    const items = await this.itemsOf(businessId, rows.map((row) => row.id), m);
+  async listPage(businessId: string, since: EpochMicros | null, request: PageRequest): Promise<PositionedRow<SaleRecord>[]> {
+    const { statement, params } = this.pageStatement(businessId, since, request);
+    const rows = await this.database.rows(statement, params);
+    const items = await this.itemsOf(
+      businessId,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) => ({
       record: toRecord(row, items.get(row.id) ?? []),
       position: { micros: BigInt(row.position), id: row.id },
     }));
   }
 
-  /** The SQL listPage runs for the sales themselves. */
-  pageQuery(businessId: string, since: EpochMicros | null, request: PageRequest): SqlQuery {
-    const params = new SqlParams();
-    return { sql: `${SELECT_SALES}${updateOrderTail('s', businessId, since, request, params)}`, params: params.values };
+  /** The statement listPage runs for the sales themselves. */
+  pageStatement(businessId: string, since: EpochMicros | null, request: PageRequest): BoundStatement<SalePageParams, SaleRow> {
+    return { statement: SALE_PAGE, params: [businessId, ...pageStart(request.after, since), request.take] };
   }
 
-  async findById(businessId: string, saleId: string, manager?: EntityManager): Promise<SaleRecord | null> {
-    const m = managerFor(this.dataSource, manager);
-    const rows: SaleRow[] = await m.query(
-      `${SELECT_SALES}
- WHERE s.business_id = $1 AND s.id = $2`,
-      [businessId, saleId],
-    );
-    if (rows.length === 0) return null;
-    const items = await this.itemsOf(businessId, [saleId], m);
-    return toRecord(rows[0], items.get(saleId) ?? []);
+  async findById(businessId: string, saleId: string): Promise<SaleRecord | null> {
+    const row = await this.database.maybeOne(SALE_BY_ID, [businessId, saleId]);
+    if (!row) return null;
+    const items = await this.itemsOf(businessId, [saleId]);
+    return toRecord(row, items.get(saleId) ?? []);
   }
 
   /** The items of several sales in one query, each sale's in its order (position). */
-  private async itemsOf(
-    businessId: string,
-    saleIds: string[],
-    manager: EntityManager,
-  ): Promise<Map<string, SaleItemRecord[]>> {
+  private async itemsOf(businessId: string, saleIds: string[]): Promise<Map<string, SaleItemRecord[]>> {
     const bySale = new Map<string, SaleItemRecord[]>();
     if (saleIds.length === 0) return bySale;
-    const rows: SaleItemRow[] = await manager.query(
-      `SELECT i.sale_id, i.id, i.type, i.name, i.service_id, i.quantity, i.unit_price_cents, i.discount_cents, i.total_cents
-         FROM sale_items i
-        WHERE i.business_id = $1 AND i.sale_id = ANY($2::uuid[])
-        ORDER BY i.sale_id, i.position, i.id`,
-      [businessId, saleIds],
-    );
+    const rows = await this.database.rows(ITEMS_OF_SALES, [businessId, saleIds]);
     for (const row of rows) {
       const items = bySale.get(row.sale_id) ?? [];
       items.push({

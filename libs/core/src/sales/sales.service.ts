@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import { SaleItemEntity, type SaleItemType } from '#database/entities/sale-item.entity.js';
 import { SaleEntity, type SaleStatus } from '#database/entities/sale.entity.js';
+import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
@@ -45,7 +45,7 @@ export interface RecordedSale {
 @Injectable()
 export class SalesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly businesses: BusinessesService,
     private readonly sales: SalesRepository,
     private readonly clients: ClientsRepository,
@@ -80,12 +80,12 @@ export class SalesService {
     );
     const { subtotalCents, discountCents, totalCents } = saleTotals(items, input.discountCents);
 
-    return this.dataSource.transaction(async (manager) => {
-      await this.checkReferences(business.id, input, manager);
+    return this.database.transactional(async () => {
+      await this.checkReferences(business.id, input);
       const sale = Object.assign(new SaleEntity(), {
         id: saleId,
         businessId: business.id,
-        number: await this.sales.nextNumber(business.id, manager),
+        number: await this.sales.nextNumber(business.id),
         status: input.status,
         clientId: input.clientId,
         appointmentId: input.appointmentId,
@@ -98,9 +98,9 @@ export class SalesService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.sales.insert(sale, items, manager);
+      await this.sales.insert(sale, items);
       const notice = buildNoticeBody({ type: 'sale.created', businessSlug: business.slug, subjectId: sale.id, occurredAt: now });
-      await this.notices.record(business.id, notice, manager);
+      await this.notices.record(business.id, notice);
       return {
         id: sale.id,
         business: business.slug,
@@ -130,16 +130,16 @@ export class SalesService {
   }
 
   /** Every id the sale names must be one of this business's; all misses are reported at once. */
-  private async checkReferences(businessId: string, sale: NewSale, manager: EntityManager): Promise<void> {
+  private async checkReferences(businessId: string, sale: NewSale): Promise<void> {
     const errors: FieldError[] = [];
-    if (sale.clientId !== null && !(await this.clients.findById(businessId, sale.clientId, manager))) {
+    if (sale.clientId !== null && !(await this.clients.findById(businessId, sale.clientId))) {
       errors.push({ path: '/clientId', message: 'is not a client of this business' });
     }
-    if (sale.appointmentId !== null && !(await this.sales.appointmentExists(businessId, sale.appointmentId, manager))) {
+    if (sale.appointmentId !== null && !(await this.sales.appointmentExists(businessId, sale.appointmentId))) {
       errors.push({ path: '/appointmentId', message: 'is not an appointment of this business' });
     }
     for (const [index, item] of sale.items.entries()) {
-      if (item.serviceId !== null && !(await this.services.findById(businessId, item.serviceId, manager))) {
+      if (item.serviceId !== null && !(await this.services.findById(businessId, item.serviceId))) {
         errors.push({ path: `/items/${index}/serviceId`, message: 'is not a service of this business' });
       }
     }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { DeliveryAttemptEntity } from '#database/entities/delivery-attempt.entity.js';
-import { NoticeDeliveryEntity, type DeliveryStatus } from '#database/entities/notice-delivery.entity.js';
-import { managerFor } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
+import type { DeliveryAttemptEntity } from '#database/entities/delivery-attempt.entity.js';
+import type { DeliveryStatus, NoticeDeliveryEntity } from '#database/entities/notice-delivery.entity.js';
+import { defineStatement } from '#database/statement.js';
 
 /** Which delivery: a notice on its way to one endpoint (also the job's data). */
 export interface DeliveryRef {
@@ -84,36 +84,168 @@ export interface DeliveryUpdate {
   deliveredAt: Date | null;
 }
 
+type RefRow = { business_id: string; notice_id: string; endpoint_id: string };
+type SendingRow = Omit<DeliveryToSend, 'endpoint'> & DeliveryToSend['endpoint'];
+
+// One array per column, so the statement is the same whatever the batch size.
+const INSERT_DELIVERIES = defineStatement<
+  [
+    ids: string[],
+    businessIds: string[],
+    noticeIds: string[],
+    endpointIds: string[],
+    statuses: string[],
+    attempts: number[],
+    nextAttemptsAt: (Date | null)[],
+    deliveredAt: (Date | null)[],
+    createdAt: Date[],
+    updatedAt: Date[],
+  ],
+  RefRow
+>({
+  name: 'insert_notice_deliveries',
+  text: `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at, delivered_at, created_at, updated_at)
+SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[])
+ON CONFLICT DO NOTHING
+RETURNING business_id, notice_id, endpoint_id`,
+});
+
+const DELIVERIES_FOR_SENDING = defineStatement<[businessIds: string[], noticeIds: string[], endpointIds: string[]], SendingRow>({
+  name: 'deliveries_for_sending',
+  text: `SELECT d.id, d.business_id AS "businessId", d.notice_id AS "noticeId", d.endpoint_id AS "endpointId",
+       d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload, e.url, e.secret, e.previous_secret AS "previousSecret",
+       e.previous_secret_expires_at AS "previousSecretExpiresAt", e.enabled, e.disabled_reason AS "disabledReason"
+  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS ref(business_id, notice_id, endpoint_id)
+  JOIN notice_deliveries d ON d.business_id = ref.business_id AND d.notice_id = ref.notice_id AND d.endpoint_id = ref.endpoint_id
+  JOIN notices n ON n.id = d.notice_id
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id`,
+});
+
+const RECORD_DELIVERED = defineStatement<
+  [
+    attemptIds: string[],
+    deliveryIds: string[],
+    businessIds: string[],
+    endpointIds: string[],
+    attemptedAt: Date[],
+    statusCodes: (number | null)[],
+    durationsMs: number[],
+    errors: (string | null)[],
+    deliveredAt: Date[],
+  ]
+>({
+  name: 'record_deliveries_delivered',
+  text: `WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::timestamptz[])
+      AS t(attempt_id, delivery_id, business_id, endpoint_id, attempted_at, status_code, duration_ms, error, delivered_at)
+), attempt AS (
+  INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error)
+  SELECT i.attempt_id, i.delivery_id, i.attempted_at, i.status_code, i.duration_ms, i.error
+    FROM input i JOIN notice_deliveries d ON d.business_id = i.business_id AND d.id = i.delivery_id
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, delivery_id
+), per_delivery AS (
+  SELECT a.delivery_id, count(*)::int AS made, max(i.delivered_at) AS delivered_at
+    FROM attempt a JOIN input i ON i.attempt_id = a.id
+   GROUP BY a.delivery_id
+), delivered AS (
+  UPDATE notice_deliveries d
+     SET attempts = d.attempts + p.made, status = 'DELIVERED', next_attempt_at = NULL, delivered_at = p.delivered_at, updated_at = now()
+    FROM per_delivery p
+   WHERE d.id = p.delivery_id
+)
+UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
+ WHERE (business_id, id) IN (SELECT business_id, endpoint_id FROM input) AND failing_since IS NOT NULL`,
+});
+
+const INSERT_ATTEMPT = defineStatement<
+  [id: string, deliveryId: string, attemptedAt: Date, statusCode: number | null, durationMs: number, error: string | null]
+>({
+  name: 'insert_delivery_attempt',
+  text: `INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error)
+VALUES ($1, $2, $3, $4, $5, $6)`,
+});
+
+const SETTLE = defineStatement<
+  [businessId: string, id: string, status: DeliveryStatus, nextAttemptAt: Date | null, deliveredAt: Date | null]
+>({
+  name: 'settle_notice_delivery',
+  text: `UPDATE notice_deliveries
+   SET attempts = attempts + 1, status = $3, next_attempt_at = $4, delivered_at = $5, updated_at = now()
+ WHERE business_id = $1 AND id = $2`,
+});
+
+const FAIL_PENDING_OF_ENDPOINT = defineStatement<[businessId: string, endpointId: string]>({
+  name: 'fail_pending_deliveries_of_endpoint',
+  text: `UPDATE notice_deliveries SET status = 'FAILED', next_attempt_at = NULL, updated_at = now()
+ WHERE business_id = $1 AND endpoint_id = $2 AND status = 'PENDING'`,
+});
+
+const DUE_DELIVERIES = defineStatement<[now: Date | null, afterTime: Date | null, afterId: string | null, limit: number], DueDelivery>({
+  name: 'due_notice_deliveries',
+  text: `SELECT id, business_id AS "businessId", notice_id AS "noticeId", endpoint_id AS "endpointId",
+       next_attempt_at AS "nextAttemptAt"
+  FROM notice_deliveries
+ WHERE status = 'PENDING' AND next_attempt_at <= COALESCE($1::timestamptz, now())
+   AND ($2::timestamptz IS NULL OR (next_attempt_at, id) > ($2::timestamptz, $3::uuid))
+ ORDER BY next_attempt_at, id
+ LIMIT $4`,
+});
+
+const LIST_DELIVERIES = defineStatement<
+  [businessId: string, status: DeliveryStatus | null, noticeId: string | null, limit: number],
+  DeliveryListRow
+>({
+  name: 'list_notice_deliveries',
+  text: `SELECT d.id, d.notice_id AS "noticeId", n.type, d.endpoint_id AS "endpointId", e.url, d.status, d.attempts,
+       d.next_attempt_at AS "nextAttemptAt", d.delivered_at AS "deliveredAt",
+       d.created_at AS "createdAt", d.updated_at AS "updatedAt",
+       a.attempted_at AS "attemptedAt", a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error
+  FROM notice_deliveries d
+  JOIN notices n ON n.id = d.notice_id
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  LEFT JOIN LATERAL (
+       SELECT attempted_at, status_code, duration_ms, error FROM delivery_attempts
+        WHERE delivery_id = d.id ORDER BY attempted_at DESC, id DESC LIMIT 1) a ON true
+ WHERE d.business_id = $1
+   AND ($2::text IS NULL OR d.status = $2)
+   AND ($3::uuid IS NULL OR d.notice_id = $3)
+ ORDER BY d.created_at DESC, d.id DESC
+ LIMIT $4`,
+});
+
+const REQUEUE = defineStatement<[businessId: string, noticeId: string], RefRow>({
+  name: 'requeue_notice_deliveries',
+  text: `UPDATE notice_deliveries
+   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), delivered_at = NULL, updated_at = now()
+ WHERE business_id = $1 AND notice_id = $2 AND status IN ('DELIVERED', 'FAILED')
+ RETURNING business_id, notice_id, endpoint_id`,
+});
+
 @Injectable()
 export class NoticeDeliveriesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Inserts deliveries, skipping any that exist (one per notice and endpoint), and returns the
    * ones inserted. One array per column, so the statement is the same whatever the batch size and
    * costs no query building per row (the relay inserts up to hundreds at a time).
    */
-  async insertMany(deliveries: readonly NewDelivery[], manager: EntityManager): Promise<DeliveryRef[]> {
+  async insertMany(deliveries: readonly NewDelivery[]): Promise<DeliveryRef[]> {
     if (deliveries.length === 0) return [];
     const column = <T>(pick: (delivery: NewDelivery) => T): T[] => deliveries.map(pick);
-    const rows: { business_id: string; notice_id: string; endpoint_id: string }[] = await manager.query(
-      `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at, delivered_at, created_at, updated_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::int[], $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[])
-       ON CONFLICT DO NOTHING
-       RETURNING business_id, notice_id, endpoint_id`,
-      [
-        column((d) => d.id),
-        column((d) => d.businessId),
-        column((d) => d.noticeId),
-        column((d) => d.endpointId),
-        column((d) => d.status),
-        column((d) => d.attempts),
-        column((d) => d.nextAttemptAt),
-        column((d) => d.deliveredAt),
-        column((d) => d.createdAt),
-        column((d) => d.updatedAt),
-      ],
-    );
+    const rows = await this.database.rows(INSERT_DELIVERIES, [
+      column((d) => d.id),
+      column((d) => d.businessId),
+      column((d) => d.noticeId),
+      column((d) => d.endpointId),
+      column((d) => d.status),
+      column((d) => d.attempts),
+      column((d) => d.nextAttemptAt),
+      column((d) => d.deliveredAt),
+      column((d) => d.createdAt),
+      column((d) => d.updatedAt),
+    ]);
     return rows.map((row) => ({ businessId: row.business_id, noticeId: row.notice_id, endpointId: row.endpoint_id }));
   }
 
@@ -124,16 +256,11 @@ export class NoticeDeliveriesRepository {
    */
   async findManyForSending(refs: readonly DeliveryRef[]): Promise<(DeliveryToSend | null)[]> {
     if (refs.length === 0) return [];
-    const rows: (Omit<DeliveryToSend, 'endpoint'> & DeliveryToSend['endpoint'])[] = await this.dataSource.query(
-      `SELECT d.id, d.business_id AS "businessId", d.notice_id AS "noticeId", d.endpoint_id AS "endpointId",
-              d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload, e.url, e.secret, e.previous_secret AS "previousSecret",
-              e.previous_secret_expires_at AS "previousSecretExpiresAt", e.enabled, e.disabled_reason AS "disabledReason"
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS ref(business_id, notice_id, endpoint_id)
-         JOIN notice_deliveries d ON d.business_id = ref.business_id AND d.notice_id = ref.notice_id AND d.endpoint_id = ref.endpoint_id
-         JOIN notices n ON n.id = d.notice_id
-         JOIN webhook_endpoints e ON e.id = d.endpoint_id`,
-      [refs.map((ref) => ref.businessId), refs.map((ref) => ref.noticeId), refs.map((ref) => ref.endpointId)],
-    );
+    const rows = await this.database.rows(DELIVERIES_FOR_SENDING, [
+      refs.map((ref) => ref.businessId),
+      refs.map((ref) => ref.noticeId),
+      refs.map((ref) => ref.endpointId),
+    ]);
     const found = new Map(rows.map((row) => [refKey(row), row]));
     return refs.map((ref) => {
       const row = found.get(refKey(ref));
@@ -168,64 +295,38 @@ export class NoticeDeliveriesRepository {
   async recordManyDelivered(records: readonly DeliveredRecord[]): Promise<void> {
     if (records.length === 0) return;
     const column = <T>(pick: (record: DeliveredRecord) => T): T[] => records.map(pick);
-    await this.dataSource.query(
-      `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::timestamptz[])
-             AS t(attempt_id, delivery_id, business_id, endpoint_id, attempted_at, status_code, duration_ms, error, delivered_at)
-       ), attempt AS (
-         INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error)
-         SELECT i.attempt_id, i.delivery_id, i.attempted_at, i.status_code, i.duration_ms, i.error
-           FROM input i JOIN notice_deliveries d ON d.business_id = i.business_id AND d.id = i.delivery_id
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id, delivery_id
-       ), per_delivery AS (
-         SELECT a.delivery_id, count(*)::int AS made, max(i.delivered_at) AS delivered_at
-           FROM attempt a JOIN input i ON i.attempt_id = a.id
-          GROUP BY a.delivery_id
-       ), delivered AS (
-         UPDATE notice_deliveries d
-            SET attempts = d.attempts + p.made, status = 'DELIVERED', next_attempt_at = NULL, delivered_at = p.delivered_at, updated_at = now()
-           FROM per_delivery p
-          WHERE d.id = p.delivery_id
-       )
-       UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
-        WHERE (business_id, id) IN (SELECT business_id, endpoint_id FROM input) AND failing_since IS NOT NULL`,
-      [
-        column((r) => r.attempt.id),
-        column((r) => r.delivery.id),
-        column((r) => r.delivery.businessId),
-        column((r) => r.delivery.endpointId),
-        column((r) => r.attempt.attemptedAt),
-        column((r) => r.attempt.statusCode),
-        column((r) => r.attempt.durationMs),
-        column((r) => r.attempt.error),
-        column((r) => r.deliveredAt),
-      ],
-    );
+    await this.database.execute(RECORD_DELIVERED, [
+      column((r) => r.attempt.id),
+      column((r) => r.delivery.id),
+      column((r) => r.delivery.businessId),
+      column((r) => r.delivery.endpointId),
+      column((r) => r.attempt.attemptedAt),
+      column((r) => r.attempt.statusCode),
+      column((r) => r.attempt.durationMs),
+      column((r) => r.attempt.error),
+      column((r) => r.deliveredAt),
+    ]);
   }
 
-  async insertAttempt(attempt: NewAttempt, manager: EntityManager): Promise<void> {
-    await manager.getRepository(DeliveryAttemptEntity).insert(attempt);
+  async insertAttempt(attempt: NewAttempt): Promise<void> {
+    await this.database.execute(INSERT_ATTEMPT, [
+      attempt.id,
+      attempt.deliveryId,
+      attempt.attemptedAt,
+      attempt.statusCode,
+      attempt.durationMs,
+      attempt.error,
+    ]);
   }
 
   /** Counts one more attempt and sets where the delivery stands after it. */
-  async settle(businessId: string, deliveryId: string, update: DeliveryUpdate, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `UPDATE notice_deliveries
-          SET attempts = attempts + 1, status = $3, next_attempt_at = $4, delivered_at = $5, updated_at = now()
-        WHERE business_id = $1 AND id = $2`,
-      [businessId, deliveryId, update.status, update.nextAttemptAt, update.deliveredAt],
-    );
+  async settle(businessId: string, deliveryId: string, update: DeliveryUpdate): Promise<void> {
+    await this.database.execute(SETTLE, [businessId, deliveryId, update.status, update.nextAttemptAt, update.deliveredAt]);
   }
 
   /** Fails every pending delivery of an endpoint that was just disabled; their jobs then find nothing to do. */
-  async failPendingOfEndpoint(businessId: string, endpointId: string, manager: EntityManager): Promise<number> {
-    const [, affected]: [unknown, number] = await manager.query(
-      `UPDATE notice_deliveries SET status = 'FAILED', next_attempt_at = NULL, updated_at = now()
-        WHERE business_id = $1 AND endpoint_id = $2 AND status = 'PENDING'`,
-      [businessId, endpointId],
-    );
-    return affected;
+  failPendingOfEndpoint(businessId: string, endpointId: string): Promise<number> {
+    return this.database.execute(FAIL_PENDING_OF_ENDPOINT, [businessId, endpointId]);
   }
 
   /**
@@ -234,37 +335,11 @@ export class NoticeDeliveriesRepository {
    * sweep serves them all.
    */
   findDue(now: Date | null, after: { nextAttemptAt: Date; id: string } | null, limit: number): Promise<DueDelivery[]> {
-    return this.dataSource.query(
-      `SELECT id, business_id AS "businessId", notice_id AS "noticeId", endpoint_id AS "endpointId",
-              next_attempt_at AS "nextAttemptAt"
-         FROM notice_deliveries
-        WHERE status = 'PENDING' AND next_attempt_at <= COALESCE($1::timestamptz, now())
-          AND ($2::timestamptz IS NULL OR (next_attempt_at, id) > ($2::timestamptz, $3::uuid))
-        ORDER BY next_attempt_at, id
-        LIMIT $4`,
-      [now, after?.nextAttemptAt ?? null, after?.id ?? null, limit],
-    );
+    return this.database.rows(DUE_DELIVERIES, [now, after?.nextAttemptAt ?? null, after?.id ?? null, limit]);
   }
 
   async list(businessId: string, filter: DeliveryFilter): Promise<DeliveryListItem[]> {
-    const rows: DeliveryListRow[] = await this.dataSource.query(
-      `SELECT d.id, d.notice_id AS "noticeId", n.type, d.endpoint_id AS "endpointId", e.url, d.status, d.attempts,
-              d.next_attempt_at AS "nextAttemptAt", d.delivered_at AS "deliveredAt",
-              d.created_at AS "createdAt", d.updated_at AS "updatedAt",
-              a.attempted_at AS "attemptedAt", a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error
-         FROM notice_deliveries d
-         JOIN notices n ON n.id = d.notice_id
-         JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         LEFT JOIN LATERAL (
-              SELECT attempted_at, status_code, duration_ms, error FROM delivery_attempts
-               WHERE delivery_id = d.id ORDER BY attempted_at DESC, id DESC LIMIT 1) a ON true
-        WHERE d.business_id = $1
-          AND ($2::text IS NULL OR d.status = $2)
-          AND ($3::uuid IS NULL OR d.notice_id = $3)
-        ORDER BY d.created_at DESC, d.id DESC
-        LIMIT $4`,
-      [businessId, filter.status ?? null, filter.noticeId ?? null, filter.limit],
-    );
+    const rows = await this.database.rows(LIST_DELIVERIES, [businessId, filter.status ?? null, filter.noticeId ?? null, filter.limit]);
     return rows.map(({ attemptedAt, statusCode, durationMs, error, ...delivery }) => ({
       ...delivery,
       lastAttempt: attemptedAt === null ? null : { attemptedAt, statusCode, durationMs: durationMs ?? 0, error },
@@ -275,17 +350,8 @@ export class NoticeDeliveriesRepository {
    * Puts the notice's finished deliveries (DELIVERED or FAILED) back to PENDING, due now, with a
    * fresh schedule (their attempts stay in delivery_attempts). Returns the deliveries requeued.
    */
-  async requeue(businessId: string, noticeId: string, manager?: EntityManager): Promise<DeliveryRef[]> {
-    const [rows]: [{ business_id: string; notice_id: string; endpoint_id: string }[], number] = await managerFor(
-      this.dataSource,
-      manager,
-    ).query(
-      `UPDATE notice_deliveries
-          SET status = 'PENDING', attempts = 0, next_attempt_at = now(), delivered_at = NULL, updated_at = now()
-        WHERE business_id = $1 AND notice_id = $2 AND status IN ('DELIVERED', 'FAILED')
-        RETURNING business_id, notice_id, endpoint_id`,
-      [businessId, noticeId],
-    );
+  async requeue(businessId: string, noticeId: string): Promise<DeliveryRef[]> {
+    const rows = await this.database.rows(REQUEUE, [businessId, noticeId]);
     return rows.map((row) => ({ businessId: row.business_id, noticeId: row.notice_id, endpointId: row.endpoint_id }));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from '#jobs/retry-schedule.js';
@@ -52,7 +52,7 @@ interface AttemptRecord {
 export class NoticeDeliveryService {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly deliveries: NoticeDeliveriesRepository,
     private readonly batches: NoticeDeliveryBatches,
     private readonly endpoints: WebhookEndpointsRepository,
@@ -70,7 +70,11 @@ export class NoticeDeliveryService {
 
     const attemptedAt = new Date();
     if (!delivery.endpoint.enabled) {
-      return this.failUnsent(delivery, attemptedAt, `not sent: the endpoint is disabled (${delivery.endpoint.disabledReason ?? 'by the business'})`);
+      return this.failUnsent(
+        delivery,
+        attemptedAt,
+        `not sent: the endpoint is disabled (${delivery.endpoint.disabledReason ?? 'by the business'})`,
+      );
     }
     let body: string;
     try {
@@ -88,20 +92,24 @@ export class NoticeDeliveryService {
     });
     if (result.delivered && result.statusCode !== null) {
       // The common case, in one statement shared with the other successes of the moment.
-      await this.batches.recordDelivered({ delivery, attempt: this.attemptRow(delivery, { attemptedAt, result }), deliveredAt: new Date() });
+      await this.batches.recordDelivered({
+        delivery,
+        attempt: this.attemptRow(delivery, { attemptedAt, result }),
+        deliveredAt: new Date(),
+      });
       return { kind: 'delivered', statusCode: result.statusCode };
     }
-    return this.dataSource.transaction((manager) => this.settleFailure(delivery, { attemptedAt, result }, manager));
+    return this.database.transactional(() => this.settleFailure(delivery, { attemptedAt, result }));
   }
 
   /** Records a failed attempt and what follows it: a retry, or the end (FAILED, the endpoint maybe disabled). */
-  private async settleFailure(delivery: DeliveryToSend, attempt: AttemptRecord, manager: EntityManager): Promise<DeliveryOutcome> {
+  private async settleFailure(delivery: DeliveryToSend, attempt: AttemptRecord): Promise<DeliveryOutcome> {
     const { businessId, endpointId } = delivery;
     const { attemptedAt, result } = attempt;
-    await this.deliveries.insertAttempt(this.attemptRow(delivery, attempt), manager);
+    await this.deliveries.insertAttempt(this.attemptRow(delivery, attempt));
 
     const error = result.error ?? `HTTP ${result.statusCode ?? 'no answer'}`;
-    const failingSince = (await this.endpoints.markFailing(businessId, endpointId, attemptedAt, manager)) ?? attemptedAt;
+    const failingSince = (await this.endpoints.markFailing(businessId, endpointId, attemptedAt)) ?? attemptedAt;
     const disableReason = reasonToDisable(result, failingSince, attemptedAt);
     const delayMs =
       disableReason === null
@@ -113,24 +121,24 @@ export class NoticeDeliveryService {
         : null;
 
     if (delayMs === null) {
-      await this.deliveries.settle(businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null }, manager);
+      await this.deliveries.settle(businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null });
       if (disableReason !== null) {
-        await this.endpoints.disable(businessId, endpointId, disableReason, manager);
-        await this.deliveries.failPendingOfEndpoint(businessId, endpointId, manager);
+        await this.endpoints.disable(businessId, endpointId, disableReason);
+        await this.deliveries.failPendingOfEndpoint(businessId, endpointId);
       }
       return { kind: 'failed', error: disableReason === null ? error : `${error}; ${disableReason}: endpoint disabled` };
     }
     const retryAt = new Date(Date.now() + delayMs);
-    await this.deliveries.settle(businessId, delivery.id, { status: 'PENDING', nextAttemptAt: retryAt, deliveredAt: null }, manager);
+    await this.deliveries.settle(businessId, delivery.id, { status: 'PENDING', nextAttemptAt: retryAt, deliveredAt: null });
     return { kind: 'retry', retryAt, error };
   }
 
   /** A delivery that cannot be sent at all: recorded as an attempt that never left, and FAILED at once. */
   private async failUnsent(delivery: DeliveryToSend, attemptedAt: Date, error: string): Promise<DeliveryOutcome> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.database.transactional(async () => {
       const unsent = { delivered: false, statusCode: null, durationMs: 0, error, retryAfterMs: null };
-      await this.deliveries.insertAttempt(this.attemptRow(delivery, { attemptedAt, result: unsent }), manager);
-      await this.deliveries.settle(delivery.businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null }, manager);
+      await this.deliveries.insertAttempt(this.attemptRow(delivery, { attemptedAt, result: unsent }));
+      await this.deliveries.settle(delivery.businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null });
     });
     return { kind: 'failed', error };
   }

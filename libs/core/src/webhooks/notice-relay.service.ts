@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type NewDelivery } from './notice-deliveries.repository.js';
@@ -16,7 +16,7 @@ export interface RelayedBatch {
 @Injectable()
 export class NoticeRelayService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly notices: NoticesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: NoticeDeliveriesRepository,
@@ -30,35 +30,30 @@ export class NoticeRelayService {
    * due, and the sweep queues them.
    */
   async relayBatch(limit: number): Promise<RelayedBatch> {
-    return this.dataSource.transaction(async (manager) => {
-      const claimed = await this.notices.claimUnrelayed(limit, manager);
+    return this.database.transactional(async () => {
+      const claimed = await this.notices.claimUnrelayed(limit);
       if (claimed.length === 0) return { notices: 0, deliveries: [] };
       const businessIds = [...new Set(claimed.map((notice) => notice.businessId))];
-      const endpoints = await this.endpoints.findEnabledOfBusinesses(businessIds, manager);
+      const endpoints = await this.endpoints.findEnabledOfBusinesses(businessIds);
       const now = new Date();
       const rows = claimed.flatMap((notice) =>
         endpoints
           .filter((endpoint) => endpoint.businessId === notice.businessId && endpoint.events.includes(notice.type))
-          .map(
-            (endpoint): NewDelivery => ({
-              id: newId(),
-              businessId: notice.businessId,
-              noticeId: notice.id,
-              endpointId: endpoint.id,
-              status: 'PENDING',
-              attempts: 0,
-              nextAttemptAt: now,
-              deliveredAt: null,
-              createdAt: now,
-              updatedAt: now,
-            }),
-          ),
+          .map((endpoint): NewDelivery => ({
+            id: newId(),
+            businessId: notice.businessId,
+            noticeId: notice.id,
+            endpointId: endpoint.id,
+            status: 'PENDING',
+            attempts: 0,
+            nextAttemptAt: now,
+            deliveredAt: null,
+            createdAt: now,
+            updatedAt: now,
+          })),
       );
-      const deliveries = await this.deliveries.insertMany(rows, manager);
-      await this.notices.markRelayed(
-        claimed.map((notice) => notice.id),
-        manager,
-      );
+      const deliveries = await this.deliveries.insertMany(rows);
+      await this.notices.markRelayed(claimed.map((notice) => notice.id));
       return { notices: claimed.length, deliveries };
     });
   }

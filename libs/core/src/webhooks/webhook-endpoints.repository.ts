@@ -1,89 +1,142 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
-import { managerFor } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
+import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
+import { defineStatement } from '#database/statement.js';
+
+type EnabledEndpoint = Pick<WebhookEndpointEntity, 'id' | 'businessId' | 'events'>;
+
+const ENDPOINT_COLUMNS = `id, business_id AS "businessId", url, events, secret, previous_secret AS "previousSecret",
+       previous_secret_expires_at AS "previousSecretExpiresAt", enabled, disabled_reason AS "disabledReason",
+       failing_since AS "failingSince", created_by_member_id AS "createdByMemberId", created_at AS "createdAt",
+       updated_at AS "updatedAt"`;
+
+const INSERT_ENDPOINT = defineStatement<
+  [
+    id: string,
+    businessId: string,
+    url: string,
+    events: string[],
+    secret: string,
+    previousSecret: string | null,
+    previousSecretExpiresAt: Date | null,
+    enabled: boolean,
+    disabledReason: string | null,
+    failingSince: Date | null,
+    createdByMemberId: string | null,
+    createdAt: Date,
+    updatedAt: Date,
+  ]
+>({
+  name: 'insert_webhook_endpoint',
+  text: `INSERT INTO webhook_endpoints (id, business_id, url, events, secret, previous_secret, previous_secret_expires_at, enabled,
+                               disabled_reason, failing_since, created_by_member_id, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+});
+
+const ENDPOINT_BY_ID = defineStatement<[businessId: string, id: string], WebhookEndpointEntity>({
+  name: 'webhook_endpoint_by_id',
+  text: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE business_id = $1 AND id = $2`,
+});
+
+const ENDPOINTS_OF_BUSINESS = defineStatement<[businessId: string], WebhookEndpointEntity>({
+  name: 'webhook_endpoints_of_business',
+  text: `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE business_id = $1 ORDER BY created_at, id`,
+});
+
+const ENABLED_OF_BUSINESSES = defineStatement<[businessIds: readonly string[]], EnabledEndpoint>({
+  name: 'enabled_webhook_endpoints',
+  text: `SELECT id, business_id AS "businessId", events FROM webhook_endpoints
+ WHERE business_id = ANY($1::uuid[]) AND enabled`,
+});
+
+const ROTATE_SECRET = defineStatement<[businessId: string, id: string, previousExpiresAt: Date, secret: string], WebhookEndpointEntity>({
+  name: 'rotate_webhook_secret',
+  text: `UPDATE webhook_endpoints
+   SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4, updated_at = now()
+ WHERE business_id = $1 AND id = $2
+RETURNING ${ENDPOINT_COLUMNS}`,
+});
+
+const ENABLE = defineStatement<[businessId: string, id: string]>({
+  name: 'enable_webhook_endpoint',
+  text: `UPDATE webhook_endpoints SET enabled = true, disabled_reason = NULL, failing_since = NULL, updated_at = now()
+ WHERE business_id = $1 AND id = $2`,
+});
+
+const MARK_FAILING = defineStatement<[businessId: string, id: string, at: Date], { failing_since: Date }>({
+  name: 'mark_webhook_endpoint_failing',
+  text: `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $3), updated_at = now()
+ WHERE business_id = $1 AND id = $2
+RETURNING failing_since`,
+});
+
+const DISABLE = defineStatement<[businessId: string, id: string, reason: string]>({
+  name: 'disable_webhook_endpoint',
+  text: `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now()
+ WHERE business_id = $1 AND id = $2`,
+});
 
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
-  private repo(manager?: EntityManager) {
-    return managerFor(this.dataSource, manager).getRepository(WebhookEndpointEntity);
+  async insert(endpoint: WebhookEndpointEntity): Promise<void> {
+    await this.database.execute(INSERT_ENDPOINT, [
+      endpoint.id,
+      endpoint.businessId,
+      endpoint.url,
+      endpoint.events,
+      endpoint.secret,
+      endpoint.previousSecret,
+      endpoint.previousSecretExpiresAt,
+      endpoint.enabled,
+      endpoint.disabledReason,
+      endpoint.failingSince,
+      endpoint.createdByMemberId,
+      endpoint.createdAt,
+      endpoint.updatedAt,
+    ]);
   }
 
-  async insert(endpoint: WebhookEndpointEntity, manager?: EntityManager): Promise<void> {
-    await this.repo(manager).insert(endpoint);
-  }
-
-  findById(businessId: string, endpointId: string, manager?: EntityManager): Promise<WebhookEndpointEntity | null> {
-    return this.repo(manager).findOneBy({ businessId, id: endpointId });
+  findById(businessId: string, endpointId: string): Promise<WebhookEndpointEntity | null> {
+    return this.database.maybeOne(ENDPOINT_BY_ID, [businessId, endpointId]);
   }
 
   listByBusiness(businessId: string): Promise<WebhookEndpointEntity[]> {
-    return this.repo().find({ where: { businessId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.database.rows(ENDPOINTS_OF_BUSINESS, [businessId]);
   }
 
   /**
    * The enabled endpoints of these businesses, for the relay (which serves every business at once
    * and matches each notice's type against `events` itself).
    */
-  findEnabledOfBusinesses(businessIds: readonly string[], manager: EntityManager): Promise<Pick<WebhookEndpointEntity, 'id' | 'businessId' | 'events'>[]> {
-    if (businessIds.length === 0) return Promise.resolve([]);
-    return manager.query(
-      `SELECT id, business_id AS "businessId", events FROM webhook_endpoints
-        WHERE business_id = ANY($1::uuid[]) AND enabled`,
-      [businessIds],
-    );
+  async findEnabledOfBusinesses(businessIds: readonly string[]): Promise<EnabledEndpoint[]> {
+    if (businessIds.length === 0) return [];
+    return this.database.rows(ENABLED_OF_BUSINESSES, [businessIds]);
   }
 
   /**
    * Replaces the secret; the one it replaces is still signed with until `previousExpiresAt`.
    * Returns the endpoint as updated, or null when it is not one of this business's.
    */
-  async rotateSecret(
-    businessId: string,
-    endpointId: string,
-    secret: string,
-    previousExpiresAt: Date,
-  ): Promise<WebhookEndpointEntity | null> {
-    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
-      `UPDATE webhook_endpoints
-          SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4, updated_at = now()
-        WHERE business_id = $1 AND id = $2
-        RETURNING id`,
-      [businessId, endpointId, previousExpiresAt, secret],
-    );
-    return rows.length === 0 ? null : this.findById(businessId, endpointId);
+  rotateSecret(businessId: string, endpointId: string, secret: string, previousExpiresAt: Date): Promise<WebhookEndpointEntity | null> {
+    return this.database.maybeOne(ROTATE_SECRET, [businessId, endpointId, previousExpiresAt, secret]);
   }
 
   /** Enables the endpoint again, with a clean failure record. Returns whether it exists. */
   async enable(businessId: string, endpointId: string): Promise<boolean> {
-    const result = await this.repo().update(
-      { businessId, id: endpointId },
-      { enabled: true, disabledReason: null, failingSince: null, updatedAt: () => 'now()' },
-    );
-    return (result.affected ?? 0) > 0;
+    return (await this.database.execute(ENABLE, [businessId, endpointId])) > 0;
   }
 
   /**
    * A delivery failed at `at`: starts the endpoint's run of failures unless one is already going.
    * Returns when the run started (null if the endpoint is gone).
    */
-  async markFailing(businessId: string, endpointId: string, at: Date, manager: EntityManager): Promise<Date | null> {
-    const [rows]: [{ failing_since: Date }[], number] = await manager.query(
-      `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $3), updated_at = now()
-        WHERE business_id = $1 AND id = $2
-        RETURNING failing_since`,
-      [businessId, endpointId, at],
-    );
-    return rows[0]?.failing_since ?? null;
+  async markFailing(businessId: string, endpointId: string, at: Date): Promise<Date | null> {
+    return (await this.database.maybeOne(MARK_FAILING, [businessId, endpointId, at]))?.failing_since ?? null;
   }
 
-  async disable(businessId: string, endpointId: string, reason: string, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now()
-        WHERE business_id = $1 AND id = $2`,
-      [businessId, endpointId, reason],
-    );
+  async disable(businessId: string, endpointId: string, reason: string): Promise<void> {
+    await this.database.execute(DISABLE, [businessId, endpointId, reason]);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '#database/entities/notice-delivery.entity.js';
 import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
@@ -83,7 +83,7 @@ function isDeliveryStatus(value: string): value is DeliveryStatus {
 export class WebhooksService {
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly businesses: BusinessesService,
     private readonly businessesRepository: BusinessesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
@@ -167,9 +167,7 @@ export class WebhooksService {
     const business = await this.businesses.getBySlug(businessSlug);
     const previousExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_VALID_MS);
     const secret = generateWebhookSecret();
-    const rotated = isUuid(endpointId)
-      ? await this.endpoints.rotateSecret(business.id, endpointId, secret, previousExpiresAt)
-      : null;
+    const rotated = isUuid(endpointId) ? await this.endpoints.rotateSecret(business.id, endpointId, secret, previousExpiresAt) : null;
     if (!rotated) throw this.endpointNotFound(business.slug, endpointId);
     return { id: rotated.id, business: business.slug, secret, previousSecretExpiresAt: previousExpiresAt.toISOString() };
   }
@@ -217,9 +215,9 @@ export class WebhooksService {
     const business = await this.businesses.getBySlug(businessSlug);
     const notice = isUuid(noticeId) ? await this.notices.findById(business.id, noticeId) : null;
     if (!notice) throw new DomainError('NOT_FOUND', `${business.slug} has no notice ${noticeId}.`);
-    const requeued = await this.dataSource.transaction(async (manager) => {
-      const refs = await this.deliveries.requeue(business.id, notice.id, manager);
-      if (refs.length > 0) await this.notices.notifyWorker(SWEEP_PAYLOAD, manager);
+    const requeued = await this.database.transactional(async () => {
+      const refs = await this.deliveries.requeue(business.id, notice.id);
+      if (refs.length > 0) await this.notices.notifyWorker(SWEEP_PAYLOAD);
       return refs;
     });
     return {

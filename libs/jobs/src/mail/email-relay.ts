@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
-import { transactional } from '#database/transaction-context.js';
+import { Database } from '#database/database.js';
 import type { JobToAdd } from '../job-queue.js';
 import { JobQueues } from '../job-queues.js';
 import { PollingLoop } from '../polling-loop.js';
@@ -31,7 +30,7 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
   });
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     private readonly emails: OutboundEmailsRepository,
     private readonly queues: JobQueues,
   ) {}
@@ -47,7 +46,7 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Relays one batch; returns how many e-mails it handed to the queue. */
   relayOnce(): Promise<number> {
-    return transactional(this.dataSource, async () => {
+    return this.database.transactional(async () => {
       const ids = await this.emails.lockUnrelayed(EMAIL_RELAY_BATCH);
       if (ids.length === 0) return 0;
       await this.queues.emails.add(ids.map(sendEmailJob));

@@ -1,6 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import pg from 'pg';
-import { AppConfig } from '#config/app-config.js';
+import { Database, type Listening } from '#database/database.js';
 import { NOTICE_CHANNEL } from '#core/notices/notice-channel.js';
 
 /** How long to wait before connecting again after the listening connection was lost. */
@@ -18,12 +17,12 @@ type Handler = (payload: string) => void;
 export class NoticeListener implements OnModuleDestroy {
   private readonly logger = new Logger(NoticeListener.name);
   private readonly handlers: Handler[] = [];
-  private client: pg.Client | null = null;
+  private listening: Listening | null = null;
   private retry: NodeJS.Timeout | null = null;
   private started = false;
   private stopped = false;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly database: Database) {}
 
   onNotify(handler: Handler): void {
     this.handlers.push(handler);
@@ -36,9 +35,9 @@ export class NoticeListener implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
+    const listening = this.listening;
+    this.listening = null;
+    await listening?.close();
   }
 
   private emit(payload: string): void {
@@ -47,28 +46,22 @@ export class NoticeListener implements OnModuleDestroy {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.config.DATABASE_URL, application_name: 'scheduling-worker-listen' });
-    let lost = false;
     const onLost = (error?: Error) => {
-      if (lost) return;
-      lost = true;
-      if (this.client === client) this.client = null;
+      this.listening = null;
       if (this.stopped) return;
       this.logger.warn(`Notice channel connection lost${error ? `: ${error.message}` : ''}; polling until it is back`);
-      client.end().catch(() => undefined);
       this.retry = setTimeout(() => void this.connect(), RECONNECT_DELAY_MS);
     };
-    client.on('notification', (message) => this.emit(message.payload ?? ''));
-    client.on('error', onLost);
-    client.on('end', () => onLost());
     try {
-      await client.connect();
-      await client.query(`LISTEN ${NOTICE_CHANNEL}`);
+      const listening = await this.database.listen(NOTICE_CHANNEL, 'scheduling-worker-listen', {
+        onNotification: (payload) => this.emit(payload),
+        onLost,
+      });
       if (this.stopped) {
-        await client.end();
+        await listening.close();
         return;
       }
-      this.client = client;
+      this.listening = listening;
       this.emit('');
     } catch (error) {
       onLost(error as Error);

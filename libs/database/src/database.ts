@@ -1,0 +1,204 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import pg from 'pg';
+import { DataSource, type QueryRunner } from 'typeorm';
+import { StatementFailedError } from './statement-failed-error.js';
+import { preparedNameOn } from './statement-names.js';
+import type { BatchStatement, Statement, StatementParams } from './statement.js';
+
+/** Rows of each statement of a batch, in order. */
+export type BatchRows<R extends readonly unknown[]> = { [K in keyof R]: R[K][] };
+
+/** A LISTEN on a connection of its own; close() ends it. */
+export interface Listening {
+  close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  onNotification(payload: string): void;
+  /** The connection was lost (closed by the server, a network error); nothing more arrives. */
+  onLost(error?: Error): void;
+}
+
+/** The ambient transaction: its connection, and what waits for its commit. */
+interface Transaction {
+  runner: QueryRunner;
+  afterCommit: (() => void)[];
+}
+
+/**
+ * Runs declared statements (statement.ts) on the ambient transaction when there is one, else on
+ * a pooled connection, and opens transactions. The one way the service reaches PostgreSQL:
+ * TypeORM only holds the entities, the migrations and the connection pool.
+ */
+@Injectable()
+export class Database {
+  private readonly ambient = new AsyncLocalStorage<Transaction>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Every row the statement returns. */
+  async rows<P extends StatementParams, R>(statement: Statement<P, R>, params: P): Promise<R[]> {
+    return (await this.run(statement, params)).rows as R[];
+  }
+
+  /** The statement's first row, or null when it returns none. */
+  async maybeOne<P extends StatementParams, R>(statement: Statement<P, R>, params: P): Promise<R | null> {
+    return ((await this.run(statement, params)).rows[0] as R | undefined) ?? null;
+  }
+
+  /** The statement's first row; that it returns one is an invariant (an aggregate, a RETURNING). */
+  async one<P extends StatementParams, R>(statement: Statement<P, R>, params: P): Promise<R> {
+    const row = await this.maybeOne(statement, params);
+    if (row === null) throw new Error(`Statement ${statement.name} returned no row.`);
+    return row;
+  }
+
+  /** Runs a statement for its effect; returns how many rows it changed (or returned). */
+  async execute<P extends StatementParams>(statement: Statement<P, unknown>, params: P): Promise<number> {
+    return (await this.run(statement, params)).rowCount ?? 0;
+  }
+
+  /** Sends a batch's statements in one round trip (simple protocol), its values escaped as literals. */
+  async batch<P extends StatementParams, R extends readonly unknown[]>(statement: BatchStatement<P, R>, params: P): Promise<BatchRows<R>> {
+    const text = statement.text.replace(/\$(\d+)/g, (_, index: string) => {
+      if (Number(index) < 1 || Number(index) > params.length) throw new Error(`Batch ${statement.name} has no parameter $${index}.`);
+      return literal(params[Number(index) - 1]);
+    });
+    return this.onConnection(async (connection) => {
+      // pg answers a simple query of several statements with one result per statement.
+      let results: unknown;
+      try {
+        results = await connection.query(text);
+      } catch (error) {
+        throw new StatementFailedError(statement.name, error as Error);
+      }
+      const each: pg.QueryResult[] = Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
+      return each.map((result): unknown[] => result.rows) as unknown as BatchRows<R>;
+    });
+  }
+
+  /**
+   * Runs work in a transaction: the ambient one when there is one (its owner commits), else a
+   * new one that is ambient for the work, so every statement the work runs, however deep, joins
+   * it. Commits when the work resolves and rolls back when it throws.
+   */
+  async transactional<T>(work: () => Promise<T>): Promise<T> {
+    if (this.ambient.getStore()) return work();
+    const runner = this.dataSource.createQueryRunner();
+    const transaction: Transaction = { runner, afterCommit: [] };
+    try {
+      await runner.startTransaction();
+      let result: T;
+      try {
+        result = await this.ambient.run(transaction, work);
+      } catch (error) {
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+      await runner.commitTransaction();
+      for (const callback of transaction.afterCommit) callback();
+      return result;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** False once the process has closed its connections (at shutdown). */
+  isOpen(): boolean {
+    return this.dataSource.isInitialized;
+  }
+
+  /** Whether the caller runs inside a transaction. */
+  inTransaction(): boolean {
+    return this.ambient.getStore() !== undefined;
+  }
+
+  /** Calls back once the ambient transaction has committed (never if it rolls back); at once without one. */
+  afterCommit(callback: () => void): void {
+    const transaction = this.ambient.getStore();
+    if (transaction) transaction.afterCommit.push(callback);
+    else callback();
+  }
+
+  /**
+   * LISTENs on a channel on a connection of its own (a pooled one would lose the LISTEN when
+   * released), with the pool's connection settings.
+   */
+  async listen(channel: string, applicationName: string, handlers: ListenHandlers): Promise<Listening> {
+    const { connectionString, host, port, user, password, database, ssl } = this.pool().options;
+    const client = new pg.Client({ connectionString, host, port, user, password, database, ssl, application_name: applicationName });
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      client.end().catch(() => undefined);
+      handlers.onLost(error);
+    };
+    client.on('notification', (message) => handlers.onNotification(message.payload ?? ''));
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch (error) {
+      lost = true;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return {
+      close: async () => {
+        lost = true;
+        await client.end().catch(() => undefined);
+      },
+    };
+  }
+
+  private run(statement: Statement<StatementParams, unknown>, params: StatementParams): Promise<pg.QueryResult> {
+    return this.onConnection(async (connection) => {
+      try {
+        return await connection.query({ name: preparedNameOn(connection, statement.name), text: statement.text, values: [...params] });
+      } catch (error) {
+        throw new StatementFailedError(statement.name, error as Error);
+      }
+    });
+  }
+
+  /** The ambient transaction's connection, else a pooled one for the duration of `use`. */
+  private async onConnection<T>(use: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
+    const transaction = this.ambient.getStore();
+    if (transaction) return use((await transaction.runner.connect()) as pg.PoolClient);
+    const connection = await this.pool().connect();
+    // A connection the server closed while it was out of the pool (a restart, a terminated
+    // backend) reports it as an 'error' event: kept here, so that it does not crash the process,
+    // and given to release, so that the pool drops the connection instead of lending it again.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost = error;
+    };
+    connection.on('error', onLost);
+    try {
+      return await use(connection);
+    } finally {
+      connection.removeListener('error', onLost);
+      connection.release(lost);
+    }
+  }
+
+  private pool(): pg.Pool {
+    return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
+  }
+}
+
+/** A value as an SQL literal, for a batch: the one place the layer writes values into text. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new RangeError(`${value} is not a number SQL can hold.`);
+    return String(value);
+  }
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  throw new TypeError(`A batch takes strings, numbers, booleans, dates or null; not ${typeof value}.`);
+}
