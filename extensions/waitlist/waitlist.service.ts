@@ -1,11 +1,10 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { notFound } from '#core/errors/domain-error.js';
 import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
+import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
-import { transactional } from '#database/transaction-context.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { NOTICE_TYPES } from './generated/operations.js';
 import type { NewWaitlistEntry, WaitlistEntryRecord } from './waitlist-entry.js';
@@ -32,7 +31,7 @@ export class WaitlistService {
     private readonly entries: WaitlistRepository,
     private readonly notices: NoticesRepository,
     private readonly businesses: BusinessesService,
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
   ) {}
 
   /**
@@ -44,13 +43,13 @@ export class WaitlistService {
     const windowProblem = waitlistWindowProblem(input.from, input.to);
     if (windowProblem) throw new BadRequestException(`The waitlist entry's days are invalid: ${windowProblem}.`);
     const consent = await this.entries.clientConsent(business.businessId, input.clientId);
-    if (consent === undefined) throw notFound('The client');
+    if (consent === null) throw notFound('The client');
     // The waitlist exists to contact the client; a client created by a booking never agreed to it.
     if (!consent) throw new ForbiddenException('The client has not consented to be contacted, so cannot wait for a slot.');
     if (!(await this.entries.activeServiceExists(business.businessId, input.serviceId))) throw notFound('The service');
 
     try {
-      return await transactional(this.dataSource, async () => {
+      return await this.database.transactional(async () => {
         const entry = await this.entries.insert(business.businessId, {
           id: newId(),
           clientId: input.clientId,

@@ -3,13 +3,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { declaredStatements, defineStatement } from './statement.js';
 
-const LIBS = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** Every repository file under libs/: where the service's statements are declared. */
+/** Every repository file under libs/ and extensions/: where the service's statements are declared. */
 function repositoryFiles(): string[] {
-  return readdirSync(LIBS, { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.repository.ts'))
-    .map((path) => join(LIBS, path));
+  return ['libs', 'extensions'].flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.repository.ts'))
+      .map((path) => join(ROOT, folder, path)),
+  );
 }
 
 describe('declared statements', () => {
