@@ -84,7 +84,7 @@ function report(error: unknown): { exitCode: number; body: ErrorReport } {
 }
 
 /**
- * Runs one admin command (operations.md) and returns the exit code; never exits the process.
+ * Runs one admin command (docs/operations-interface.md) and returns the exit code; never exits the process.
  * The result is printed on stdout as one JSON object, an error on stderr as { error: { code,
  * detail, errors? } }. `config` defaults to the environment, read only when a command needs it.
  */

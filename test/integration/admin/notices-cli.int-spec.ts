@@ -7,7 +7,7 @@ import { testConfig } from '../../utils/test-config.js';
 import { exampleFixture, uniqueSlug } from '../fixtures/example-fixture.js';
 
 /**
- * The admin commands of change notices (operations.md): webhook create, list, rotate-secret,
+ * The admin commands of change notices (docs/operations-interface.md): webhook create, list, rotate-secret,
  * enable, deliveries and replay; payment record; sale record. No worker runs here: these tests
  * look at what the commands write, the delivery itself is tested in test/integration/notices.
  */

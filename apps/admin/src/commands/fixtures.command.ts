@@ -9,7 +9,7 @@ export function registerFixturesCommands(program: Command, context: CommandConte
   fixtures
     .command('load')
     .description('load a fixture file in one transaction (all or nothing); prints the refs → ids map')
-    .argument('<file>', 'fixture file (JSON, format of operations.md)')
+    .argument('<file>', 'fixture file (JSON, the format of docs/operations-interface.md)')
     .action(async (file: string) => {
       // Read before booting, so a wrong path fails without touching the database.
       const fixture = await readJsonFile(file);
