@@ -187,7 +187,7 @@ async function senderRound(receiver: Receiver, notices: Notice[], secrets: Endpo
   const input: SenderInput = {
     url: receiver.url,
     concurrency: DELIVERY_CONCURRENCY,
-    // The bytes the worker sends: the stored body, re-read in D9's field order.
+    // The bytes the worker sends: the stored body, re-read in docs/design-record.md#d9's field order.
     notices: notices.map((n) => ({ id: n.body.id, body: JSON.stringify(checkNoticeBody(n.body)), secrets: [secrets.byBusinessId.get(n.businessId)!] })),
   };
   mkdirSync(ARTEFACTS, { recursive: true });

@@ -27,7 +27,7 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
-/** Codes of the command line's own errors, beside the domain's (D3). */
+/** Codes of the command line's own errors, beside the domain's (docs/design-record.md#d3). */
 type AdminErrorCode = DomainError['code'] | 'USAGE' | 'CONFIG_INVALID';
 
 interface ErrorReport {

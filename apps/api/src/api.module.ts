@@ -84,7 +84,7 @@ export class ApiModule {
         OutboxMetrics,
         NoticePipelineMetricsRepository,
         QueueMetrics,
-        // Global guards run in the order listed: the order of checks of decision D2.
+        // Global guards run in the order listed: the order of checks of docs/design-record.md#d2.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: PlanGuard },

@@ -111,7 +111,7 @@ export class AppConfig {
 
   /**
    * Delays before each retry of a change notice that failed, after the immediate first attempt
-   * (D9): comma-separated durations (ms, s, m or h; each at most 24h). The default is the
+   * (docs/design-record.md#d9): comma-separated durations (ms, s, m or h; each at most 24h). The default is the
    * Standard Webhooks schedule (then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); the
    * sender adds ±20% jitter. Tests compress it.
    */
@@ -195,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 /**
  * IN_PROCESS_JOBS means "no Redis at all". A REDIS_URL next to it would look used and is not, a
- * production process would limit each instance on its own (D11 wants one shared count), and the
+ * production process would limit each instance on its own (docs/design-record.md#d11 wants one shared count), and the
  * dashboard shows queues that do not exist: each is refused rather than silently ignored.
  */
 function inProcessConflicts(config: AppConfig, given: Record<string, string>): string[] {

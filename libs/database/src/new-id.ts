@@ -1,6 +1,6 @@
 import { v7 } from 'uuid';
 
-/** UUIDv7: time-ordered, so new rows land at the end of their indexes (D12). */
+/** UUIDv7: time-ordered, so new rows land at the end of their indexes (docs/design-record.md#d12). */
 export function newId(): string {
   return v7();
 }

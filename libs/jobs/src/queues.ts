@@ -2,9 +2,9 @@
 export const MAINTENANCE_QUEUE = 'maintenance';
 
 export const MaintenanceJob = {
-  /** Deletes idempotency records past their 24-hour retention (D4). */
+  /** Deletes idempotency records past their 24-hour retention (docs/design-record.md#d4). */
   PurgeIdempotencyRecords: 'purge-idempotency-records',
-  /** Deletes change notices past their 30-day retention, with their deliveries and attempts (D9). */
+  /** Deletes change notices past their 30-day retention, with their deliveries and attempts (docs/design-record.md#d9). */
   PurgeNotices: 'purge-notices',
 } as const;
 export type MaintenanceJobName = (typeof MaintenanceJob)[keyof typeof MaintenanceJob];
@@ -16,7 +16,7 @@ export type MaintenanceJobData = Record<string, never>;
 export const PURGE_IDEMPOTENCY_EVERY_MS = 15 * 60 * 1000;
 export const PURGE_NOTICES_EVERY_MS = 60 * 60 * 1000;
 
-/** Change notices on their way to the business's endpoints (D9): one job per notice and endpoint. */
+/** Change notices on their way to the business's endpoints (docs/design-record.md#d9): one job per notice and endpoint. */
 export const NOTICES_QUEUE = 'notices';
 
 export const NoticeJob = {
@@ -32,7 +32,7 @@ export interface NoticeDeliveryJobData {
 }
 
 /**
- * D9's "job id = notice id", for a notice that goes to several endpoints: `<noticeId>.<endpointId>`.
+ * docs/design-record.md#d9's "job id = notice id", for a notice that goes to several endpoints: `<noticeId>.<endpointId>`.
  * Deterministic, so adding the job again (relay retried, sweep, replay) is a no-op while it is
  * queued; '.' because BullMQ refuses ':' in custom job ids.
  */
@@ -40,7 +40,7 @@ export function noticeDeliveryJobId(noticeId: string, endpointId: string): strin
   return `${noticeId}.${endpointId}`;
 }
 
-/** Outbound e-mails (D10): one job per outbound_emails row, whose id is the job id. */
+/** Outbound e-mails (docs/design-record.md#d10): one job per outbound_emails row, whose id is the job id. */
 export const EMAILS_QUEUE = 'emails';
 
 export const EmailJob = {

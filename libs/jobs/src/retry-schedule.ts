@@ -1,7 +1,7 @@
 /** Each delay of the schedule is stretched or shrunk by up to this fraction, so retries spread out. */
 export const RETRY_JITTER = 0.2;
 
-/** The longest Retry-After a receiver can ask for (D9). */
+/** The longest Retry-After a receiver can ask for (docs/design-record.md#d9). */
 export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface RetryInput {
@@ -21,7 +21,7 @@ export function maxAttempts(schedule: readonly number[]): number {
 }
 
 /**
- * The Standard Webhooks retry schedule (D9): the delay before the next attempt after
+ * The Standard Webhooks retry schedule (docs/design-record.md#d9): the delay before the next attempt after
  * `attemptsMade` failed ones, with ±20% jitter, or null when the schedule is used up. A receiver's
  * Retry-After is honoured, up to 24 h, by never retrying sooner than it asked.
  */

@@ -7,7 +7,7 @@ import { isPublicRoute } from './is-public-route.js';
 
 const INVALID = 'Send a valid API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".';
 
-/** First gate (D2): who is calling. Missing, malformed, unknown and revoked keys look the same. */
+/** First gate (docs/design-record.md#d2): who is calling. Missing, malformed, unknown and revoked keys look the same. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(

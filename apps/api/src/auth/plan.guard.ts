@@ -5,7 +5,7 @@ import { planHasIntegrations } from '#core/businesses/plan.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { isPublicRoute } from './is-public-route.js';
 
-/** Third gate (D2): only plans with integrations use the API. */
+/** Third gate (docs/design-record.md#d2): only plans with integrations use the API. */
 @Injectable()
 export class PlanGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}

@@ -8,7 +8,7 @@ import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { isPublicRoute } from './is-public-route.js';
 
-/** Second gate (D2): 120 requests per rolling minute per key, shared by every instance (D11). */
+/** Second gate (docs/design-record.md#d2): 120 requests per rolling minute per key, shared by every instance (docs/design-record.md#d11). */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(

@@ -4,7 +4,7 @@ import { DomainError } from '#core/errors/domain-error.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { operationOf } from '../http/operation-metadata.js';
 
-/** Fourth gate (D2): the scope of the route's operation must be among the key's. */
+/** Fourth gate (docs/design-record.md#d2): the scope of the route's operation must be among the key's. */
 @Injectable()
 export class ScopeGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}

@@ -6,7 +6,7 @@ import { Operation } from '../http/operation.decorator.js';
 import { CurrentKey, PathId, ValidBody } from '../http/operation-params.js';
 import { toAppointment } from '../mappers/appointment.mapper.js';
 
-/** The appointment writes (D6); the reads are in AppointmentsController. */
+/** The appointment writes (docs/design-record.md#d6); the reads are in AppointmentsController. */
 @Controller()
 export class AppointmentWritesController {
   constructor(private readonly appointments: AppointmentWritesService) {}

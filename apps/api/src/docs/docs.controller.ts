@@ -26,7 +26,7 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** The interactive reference of the served contract (D1), without a key. */
+/** The interactive reference of the served contract (docs/design-record.md#d1), without a key. */
 @Controller('docs')
 @Public()
 export class DocsController {

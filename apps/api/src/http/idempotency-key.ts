@@ -10,7 +10,7 @@ const { pattern } = resolveRef<{ schema: { pattern: string } }>(loadContract().d
 const KEY_PATTERN = new RegExp(pattern);
 
 /**
- * The request's Idempotency-Key (D4): required, sent once, one pair of surrounding quotes
+ * The request's Idempotency-Key (docs/design-record.md#d4): required, sent once, one pair of surrounding quotes
  * allowed (as the IETF draft writes it), then the contract's pattern.
  */
 export function readIdempotencyKey(req: ApiRequest): string {

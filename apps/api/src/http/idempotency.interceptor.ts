@@ -9,11 +9,11 @@ import { operationOf } from './operation-metadata.js';
 import { problemBody, PROBLEM_TYPES } from './problem.js';
 import { problemOf } from './problem-of.js';
 
-/** Refusals the operation itself decided are stored and replayed; 400/401/402/403/429/5xx are not (D4). */
+/** Refusals the operation itself decided are stored and replayed; 400/401/402/403/429/5xx are not (docs/design-record.md#d4). */
 const STORED_REFUSALS = new Set<number>([HttpStatus.NOT_FOUND, HttpStatus.CONFLICT]);
 
 /**
- * Makes a write idempotent (D4). Runs after the guards, so only an authorised caller's request
+ * Makes a write idempotent (docs/design-record.md#d4). Runs after the guards, so only an authorised caller's request
  * is recorded; the input check runs inside, so an invalid request stores nothing. The first
  * answer goes out through the normal path (its bytes equal the stored ones); a replay is sent
  * from here, as stored.

@@ -9,7 +9,7 @@ const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: ['a
 
 /**
  * Reads JSON bodies up to 64 KiB. A body that cannot be read is noted on the request instead of
- * answered here, so authentication, rate limit, plan and scope still decide first (D2 order).
+ * answered here, so authentication, rate limit, plan and scope still decide first (docs/design-record.md#d2 order).
  */
 export function jsonBodyMiddleware(req: ApiRequest, res: Response, next: NextFunction): void {
   parseJson(req, res, (error?: unknown) => {

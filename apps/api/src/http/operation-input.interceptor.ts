@@ -43,7 +43,7 @@ function inputOf(operation: OperationFacts, req: ApiRequest): OperationInput {
   return input;
 }
 
-/** A path id that is not a UUID cannot name anything here, so it is 404 (D3). */
+/** A path id that is not a UUID cannot name anything here, so it is 404 (docs/design-record.md#d3). */
 function pathId(req: ApiRequest): string {
   const id = req.params.id;
   if (typeof id !== 'string' || !UUID.test(id)) throw new DomainError('NOT_FOUND', 'Nothing with this id exists in this business.');

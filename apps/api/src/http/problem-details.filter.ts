@@ -5,7 +5,7 @@ import { problemBody, PROBLEM_TYPES } from './problem.js';
 import { problemOf } from './problem-of.js';
 
 /**
- * Every error leaves as application/problem+json (RFC 9457, D3): a DomainError with its code, an
+ * Every error leaves as application/problem+json (RFC 9457, docs/design-record.md#d3): a DomainError with its code, an
  * HttpException with the code of its status, anything else as INTERNAL, never with a stack or SQL.
  */
 @Catch()

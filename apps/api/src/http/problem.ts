@@ -1,7 +1,7 @@
 import type { ErrorCode } from '#core/errors/error-code.js';
 import type { FieldError } from '#core/errors/domain-error.js';
 
-/** HTTP status and title of every problem code: the one place that knows (D3). */
+/** HTTP status and title of every problem code: the one place that knows (docs/design-record.md#d3). */
 export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }> = {
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   IDEMPOTENCY_KEY_INVALID: { status: 400, title: 'The Idempotency-Key header is missing or invalid' },

@@ -2,7 +2,7 @@ import type { SaleItemRecord, SaleRecord } from '#core/sales/sale-record.js';
 import type { Schemas } from '#contract/contract-types.js';
 import { isoTime } from './iso-time.js';
 
-/** The Sale of D8, items in their order on the sale; never costs, margins or internal notes. */
+/** The Sale of docs/design-record.md#d8, items in their order on the sale; never costs, margins or internal notes. */
 export function toSale(sale: SaleRecord): Schemas['Sale'] {
   return {
     id: sale.id,

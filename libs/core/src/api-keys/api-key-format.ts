@@ -29,7 +29,7 @@ function checksum(body: string): string {
   return out;
 }
 
-/** A new key: rk_live_ + 32 random base62 + 6 base62 of CRC32 over the rest (D2). */
+/** A new key: rk_live_ + 32 random base62 + 6 base62 of CRC32 over the rest (docs/design-record.md#d2). */
 export function generateApiKey(): string {
   const body = API_KEY_PREFIX + randomBase62(RANDOM_LENGTH);
   return body + checksum(body);

@@ -14,7 +14,7 @@ export interface AppointmentListFilterInput {
 export type AppointmentFilterCheck = { ok: true; filter: AppointmentFilter } | { ok: false; errors: FieldError[] };
 
 /**
- * Reads the range to the microsecond and requires `from` before `to` (D5). The staff id is
+ * Reads the range to the microsecond and requires `from` before `to` (docs/design-record.md#d5). The staff id is
  * lower-cased and stripped of the `urn:uuid:` prefix that the uuid format also admits, so one
  * staff member is always one filter (and one cursor scope).
  */

@@ -9,8 +9,8 @@ import { DASHBOARD_TRANSITIONS, statusAfter, type DashboardTransition } from './
 import { AppointmentsRepository } from './appointments.repository.js';
 
 /**
- * The dashboard's status changes (D6): confirm a PENDING appointment (which emits
- * appointment.confirmed, D9), complete it or mark it as a no-show. Not part of the API; the
+ * The dashboard's status changes (docs/design-record.md#d6): confirm a PENDING appointment (which emits
+ * appointment.confirmed, docs/design-record.md#d9), complete it or mark it as a no-show. Not part of the API; the
  * admin command line drives it.
  */
 @Injectable()

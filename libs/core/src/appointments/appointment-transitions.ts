@@ -1,11 +1,11 @@
 import { ACTIVE_APPOINTMENT_STATUSES, type AppointmentStatus } from '#database/entities/appointment.entity.js';
 
-/** Only an appointment that still holds its slot can be rescheduled or cancelled (D6). */
+/** Only an appointment that still holds its slot can be rescheduled or cancelled (docs/design-record.md#d6). */
 export function isActive(status: AppointmentStatus): boolean {
   return ACTIVE_APPOINTMENT_STATUSES.includes(status);
 }
 
-/** The dashboard's own transitions (D6), which the API does not offer. */
+/** The dashboard's own transitions (docs/design-record.md#d6), which the API does not offer. */
 export const DASHBOARD_TRANSITIONS = {
   confirm: { from: ['PENDING'], to: 'CONFIRMED' },
   complete: { from: ['CONFIRMED', 'PENDING'], to: 'COMPLETED' },

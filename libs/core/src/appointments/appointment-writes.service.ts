@@ -41,7 +41,7 @@ export interface CancelRequest {
   reason: string;
 }
 
-/** The source of every appointment booked or rescheduled through the API (D6). */
+/** The source of every appointment booked or rescheduled through the API (docs/design-record.md#d6). */
 const API_SOURCE = 'api';
 const CANCEL_REASON_MIN = 3;
 
@@ -52,10 +52,10 @@ const notActive = (status: AppointmentStatus): DomainError =>
   );
 
 /**
- * The appointment writes of the API (D6): book, reschedule, cancel. Each runs in one transaction
- * (the idempotent request's, when there is one) that also holds its change notices (D9) and its
- * queued e-mails (D10). Input is refused (400) before anything is looked up, then what is missing
- * (404), then what conflicts (409), in the order of decision D2.
+ * The appointment writes of the API (docs/design-record.md#d6): book, reschedule, cancel. Each runs in one transaction
+ * (the idempotent request's, when there is one) that also holds its change notices (docs/design-record.md#d9) and its
+ * queued e-mails (docs/design-record.md#d10). Input is refused (400) before anything is looked up, then what is missing
+ * (404), then what conflicts (409), in the order of docs/design-record.md#d2.
  */
 @Injectable()
 export class AppointmentWritesService {

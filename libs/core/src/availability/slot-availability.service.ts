@@ -15,12 +15,12 @@ export interface SlotRequest {
   service: Pick<ServiceEntity, 'id' | 'active'> | null;
   startsAt: Date;
   durationMin: number;
-  /** The appointment a reschedule replaces: its own interval does not count as taken (D6). */
+  /** The appointment a reschedule replaces: its own interval does not count as taken (docs/design-record.md#d6). */
   replacingId?: string;
 }
 
 /**
- * Decides whether a slot is free (D6) and says no with SLOT_UNAVAILABLE or SLOT_TAKEN. It runs in
+ * Decides whether a slot is free (docs/design-record.md#d6) and says no with SLOT_UNAVAILABLE or SLOT_TAKEN. It runs in
  * the write's transaction; it gives the early, precise answer, while the exclusion constraint on
  * appointments stays the one guarantee against a concurrent booking of the same slot.
  */

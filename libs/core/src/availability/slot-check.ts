@@ -1,7 +1,7 @@
 import { overlaps, type TimeInterval } from './time-interval.js';
 import { fitsWorkingHours, type WeeklyHours } from './working-hours.js';
 
-/** Everything that decides whether a slot is free (D6), gathered before deciding. */
+/** Everything that decides whether a slot is free (docs/design-record.md#d6), gathered before deciding. */
 export interface SlotFacts {
   now: Date;
   slot: TimeInterval;
@@ -25,7 +25,7 @@ export interface SlotRefusal {
 /** The last instant the API can write (`9999-12-31T23:59:59.999Z`): a Date past it prints a six-digit year. */
 const LAST_WRITABLE = Date.parse('9999-12-31T23:59:59.999Z');
 
-/** A staff member with no service list performs every service (D6). */
+/** A staff member with no service list performs every service (docs/design-record.md#d6). */
 export function performsService(servicesOfStaff: readonly string[], serviceId: string): boolean {
   return servicesOfStaff.length === 0 || servicesOfStaff.includes(serviceId);
 }

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 
 export type BirthDateCheck = { ok: true; value: string | null } | { ok: false; reason: string };
 
-/** YYYY-MM-DD, a real calendar date, not in the future; "" and null mean none (D7). */
+/** YYYY-MM-DD, a real calendar date, not in the future; "" and null mean none (docs/design-record.md#d7). */
 export function checkBirthDate(raw: string | null | undefined, today: Date = new Date()): BirthDateCheck {
   if (raw === undefined || raw === null || raw === '') return { ok: true, value: null };
   const date = DateTime.fromFormat(raw, 'yyyy-MM-dd', { zone: 'utc' });

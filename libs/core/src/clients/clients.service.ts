@@ -87,7 +87,7 @@ export class ClientsService {
 
   /**
    * The new client of a booking (Form B), checked and built but not stored, so that a booking
-   * refuses bad input before it looks anything up (D2). The phone and e-mail rules are create's;
+   * refuses bad input before it looks anything up (docs/design-record.md#d2). The phone and e-mail rules are create's;
    * consent and guardian fields are not collected by a booking. Errors point under /client.
    */
   prepareForBooking(businessId: string, input: NewBookingClient, now: Date = new Date()): ClientEntity {

@@ -1,5 +1,5 @@
 /**
- * The problem codes the contract publishes (its ProblemCode schema, decision D3); the compiler
+ * The problem codes the contract publishes (its ProblemCode schema, docs/design-record.md#d3); the compiler
  * holds the two lists equal (contract-enums.contract-check.ts).
  */
 export const PUBLISHED_ERROR_CODES = [

@@ -7,7 +7,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** How long a duplicate waits for the first request with its key before giving up (D4). */
+/** How long a duplicate waits for the first request with its key before giving up (docs/design-record.md#d4). */
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 
 /** A response as it will be sent, and replayed byte for byte. */
@@ -43,7 +43,7 @@ export class IdempotencyService {
   ) {}
 
   /**
-   * Runs a write at most once per (key, Idempotency-Key) within 24 hours (D4). The write, its
+   * Runs a write at most once per (key, Idempotency-Key) within 24 hours (docs/design-record.md#d4). The write, its
    * rows and its stored response commit in one transaction. A duplicate waits on a transaction
    * advisory lock for the first to finish, then replays its response; a different request
    * under the same key is refused.

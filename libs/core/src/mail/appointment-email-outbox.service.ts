@@ -20,7 +20,7 @@ export interface AppointmentChange {
 
 /**
  * Queues the e-mails of an appointment change as outbox rows of the change's own transaction
- * (D10): they exist if and only if the change commits, and the worker sends them afterwards, so a
+ * (docs/design-record.md#d10): they exist if and only if the change commits, and the worker sends them afterwards, so a
  * mail failure never fails or undoes the write.
  */
 @Injectable()

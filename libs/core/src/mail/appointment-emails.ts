@@ -37,7 +37,7 @@ export interface ComposedEmail {
 }
 
 /**
- * The e-mails of one appointment change (D10): to the client when it has an address and to the
+ * The e-mails of one appointment change (docs/design-record.md#d10): to the client when it has an address and to the
  * business's notification address, each worded for its reader, in the business's language and
  * time zone, with the .ics invitation (REQUEST, or CANCEL for a cancellation).
  */

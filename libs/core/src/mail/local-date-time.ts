@@ -7,7 +7,7 @@ export interface LocalDateTime {
   time: string;
 }
 
-/** An instant as the business's clients read it: in its time zone, in its language (D10). */
+/** An instant as the business's clients read it: in its time zone, in its language (docs/design-record.md#d10). */
 export function localDateTime(instant: Date, timezone: string, locale: string): LocalDateTime {
   const local = DateTime.fromJSDate(instant, { zone: timezone }).setLocale(locale);
   return { date: local.toLocaleString(DateTime.DATE_HUGE), time: local.toLocaleString(DateTime.TIME_SIMPLE) };

@@ -6,7 +6,7 @@ const occurredAt = new Date('2030-01-07T09:00:00.000Z');
 describe('checkNoticeBody', () => {
   it('keeps exactly the D9 fields, in D9 order', () => {
     const built = buildNoticeBody({ type: 'payment.received', businessSlug: 'salon', subjectId, occurredAt });
-    // jsonb gives the keys back in its own order; the body is rebuilt in D9's.
+    // jsonb gives the keys back in its own order; the body is rebuilt in docs/design-record.md#d9's.
     const stored = { data: { occurredAt: built.data.occurredAt, id: subjectId }, business: 'salon', type: built.type, id: built.id, createdAt: built.createdAt };
     const body = checkNoticeBody(stored);
     expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'business', 'data']);

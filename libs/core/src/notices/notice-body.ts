@@ -2,7 +2,7 @@ import { newId } from '#database/new-id.js';
 import { isWebhookEventType, type WebhookEventType } from '../webhooks/webhook-events.js';
 
 /**
- * The body of a change notice, exactly the fields of decision D9: what changed and when, never
+ * The body of a change notice, exactly the fields of docs/design-record.md#d9: what changed and when, never
  * a name, phone, e-mail or amount. Receivers fetch the rest through the API.
  */
 export interface NoticeBody {
@@ -41,7 +41,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The notice as D9 writes it, in D9's field order, from what was stored or built; throws when it
+ * The notice as docs/design-record.md#d9 writes it, in docs/design-record.md#d9's field order, from what was stored or built; throws when it
  * has any other field, a missing one or a wrong type. The outbox refuses such a body when it is
  * recorded and the sender refuses to send one, so a field that might carry a name, phone, e-mail
  * or amount can never reach a receiver.

@@ -6,5 +6,5 @@
 export const NOTICE_CHANNEL = 'notice_outbox';
 export const SWEEP_PAYLOAD = 'sweep';
 
-/** Notices are kept this long, then purged with their deliveries and attempts (D9). */
+/** Notices are kept this long, then purged with their deliveries and attempts (docs/design-record.md#d9). */
 export const NOTICE_RETENTION_DAYS = 30;

@@ -56,7 +56,7 @@ export class NoticesRepository {
 
   /**
    * Records a notice in the outbox; call it inside the transaction of the change it reports.
-   * The body must be exactly D9's (checkNoticeBody throws otherwise, failing the write). The relay
+   * The body must be exactly docs/design-record.md#d9's (checkNoticeBody throws otherwise, failing the write). The relay
    * is woken once the transaction commits (RelayWakeup: not by a NOTIFY inside it), or at once
    * when there is no transaction.
    */

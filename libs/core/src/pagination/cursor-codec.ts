@@ -27,7 +27,7 @@ export const cursorInvalid = (): DomainError =>
   ]);
 
 /**
- * Opaque list cursors (D5): base64url of the position, followed by an HMAC over the position and
+ * Opaque list cursors (docs/design-record.md#d5): base64url of the position, followed by an HMAC over the position and
  * its scope. The scope itself is not carried: a cursor presented with another list, business or
  * filters simply fails the HMAC, so it cannot be altered, moved or reused elsewhere.
  */

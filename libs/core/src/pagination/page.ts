@@ -26,7 +26,7 @@ export interface PageParams {
 }
 
 /**
- * Keyset pagination (D5): the cursor, checked against its scope, says where to start; one row
+ * Keyset pagination (docs/design-record.md#d5): the cursor, checked against its scope, says where to start; one row
  * more than the limit is fetched, and only its presence says that a next page exists, so the
  * last page ends with nextCursor null without an extra, empty request.
  */

@@ -65,7 +65,7 @@ export class PaymentsService {
 
   /**
    * Records a payment for an appointment, in the business currency. A payment that is PAID is a
-   * payment received: its payment.received notice commits with it (D9).
+   * payment received: its payment.received notice commits with it (docs/design-record.md#d9).
    */
   async record(input: NewPayment): Promise<RecordedPayment> {
     const errors: FieldError[] = [];

@@ -5,7 +5,7 @@ import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { API_RATE_LIMIT_POLICY, type RateLimitDecision } from './rate-limit.types.js';
 
 /**
- * The API's per-key limit (D11) as a Nest provider: the shared Redis limiter, or, in a process
+ * The API's per-key limit (docs/design-record.md#d11) as a Nest provider: the shared Redis limiter, or, in a process
  * that runs without Redis (IN_PROCESS_JOBS, one process), the same sliding log in memory, which
  * is then the intended limiter and not a fallback, so nothing is logged for it.
  */

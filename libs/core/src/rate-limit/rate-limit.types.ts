@@ -4,7 +4,7 @@ export interface RateLimitPolicy {
   windowSeconds: number;
 }
 
-/** Decision D11: 120 requests per rolling 60 seconds per key. */
+/** docs/design-record.md#d11: 120 requests per rolling 60 seconds per key. */
 export const API_RATE_LIMIT_POLICY: Readonly<RateLimitPolicy> = Object.freeze({ limit: 120, windowSeconds: 60 });
 
 export interface RateLimitDecision {

@@ -24,7 +24,7 @@ const SCRIPT_SHA = createHash('sha1').update(SLIDING_WINDOW_LUA).digest('hex');
 type ScriptReply = [allowed: number, remaining: number, resetMs: number];
 
 /**
- * D11 rate limit shared by all API instances: one atomic Lua script per request on Redis's clock.
+ * docs/design-record.md#d11 rate limit shared by all API instances: one atomic Lua script per request on Redis's clock.
  * When Redis fails or is slow, this instance limits on its own (InMemoryRateLimiter) and logs an
  * error; `consume` never throws and never refuses a request because Redis is down.
  *

@@ -4,7 +4,7 @@ import { validationFailed, type FieldError } from '../errors/domain-error.js';
 import { isUuid } from '../ids/uuid.js';
 import { saleTotals } from './sale-totals.js';
 
-/** A sale as the business records it (`admin sale record --file`): the D8 fields it chooses, by id. */
+/** A sale as the business records it (`admin sale record --file`): the docs/design-record.md#d8 fields it chooses, by id. */
 export interface NewSale {
   clientId: string | null;
   appointmentId: string | null;

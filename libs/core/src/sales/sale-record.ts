@@ -7,7 +7,7 @@ export type SaleItemRecord = Pick<
   'id' | 'type' | 'name' | 'serviceId' | 'quantity' | 'unitPriceCents' | 'discountCents' | 'totalCents'
 >;
 
-/** A sale as the API may show it (D8), items in their order on the sale; never the internal note. */
+/** A sale as the API may show it (docs/design-record.md#d8), items in their order on the sale; never the internal note. */
 export type SaleRecord = Pick<
   SaleEntity,
   | 'id'

@@ -17,7 +17,7 @@ export interface SaleTotals {
 export const lineTotalCents = (line: PricedLine): number => line.quantity * line.unitPriceCents - line.discountCents;
 
 /**
- * A sale's amounts as the contract defines them (D8): the subtotal sums the lines' totals, the
+ * A sale's amounts as the contract defines them (docs/design-record.md#d8): the subtotal sums the lines' totals, the
  * sale's discount applies to the whole sale, and the total is their difference. A line's discount
  * is inside its total, so it is never counted again in the sale's discount.
  */

@@ -13,7 +13,7 @@ import { readNewSale, type NewSale } from './new-sale.js';
 import { lineTotalCents, saleTotals } from './sale-totals.js';
 import { SalesRepository } from './sales.repository.js';
 
-/** A recorded sale as D8 shows it (never costs or the internal note), with its notice. */
+/** A recorded sale as docs/design-record.md#d8 shows it (never costs or the internal note), with its notice. */
 export interface RecordedSale {
   id: string;
   business: string;
@@ -55,7 +55,7 @@ export class SalesService {
 
   /**
    * Records a sale from a sale file (see readNewSale), numbered after the business's last one, in
-   * the business currency, with its sale.created notice in the same transaction (D9).
+   * the business currency, with its sale.created notice in the same transaction (docs/design-record.md#d9).
    */
   async record(businessSlug: string, json: unknown): Promise<RecordedSale> {
     const input = readNewSale(json);

@@ -53,7 +53,7 @@ async function resolveWithin(host: string, options: TargetOptions): Promise<Reso
 }
 
 /**
- * Checks an endpoint address and decides which IP address to connect to (D9): https only, then
+ * Checks an endpoint address and decides which IP address to connect to (docs/design-record.md#d9): https only, then
  * the host name is resolved and EVERY address it has must be public, so that a name with one
  * private address among public ones is refused too. The caller connects to the returned address
  * without a second lookup, so a resolver that answers differently the next time (DNS rebinding)

@@ -10,7 +10,7 @@ import { NoticeSender, type SendResult } from './notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { activeSecrets, signNotice } from './webhook-signature.js';
 
-/** An endpoint failing this long without a single success is disabled (D9). */
+/** An endpoint failing this long without a single success is disabled (docs/design-record.md#d9). */
 export const FAILING_DISABLES_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
 /** A job that runs this much before its delivery is due waits instead (clocks of two machines differ a little). */
@@ -29,7 +29,7 @@ export type DeliveryOutcome =
   /** The attempt failed and was recorded, and it was the last: the delivery is FAILED. */
   | { kind: 'failed'; error: string };
 
-/** Why a failed attempt disables its endpoint (D9): a 410 Gone, or 5 days of failures in a row. */
+/** Why a failed attempt disables its endpoint (docs/design-record.md#d9): a 410 Gone, or 5 days of failures in a row. */
 function reasonToDisable(result: SendResult, failingSince: Date, attemptedAt: Date): string | null {
   if (result.statusCode === 410) return 'the endpoint answered 410 Gone';
   if (attemptedAt.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS) {
@@ -44,7 +44,7 @@ interface AttemptRecord {
 }
 
 /**
- * Delivers a notice to one endpoint, one attempt per call (D9), and records every attempt in
+ * Delivers a notice to one endpoint, one attempt per call (docs/design-record.md#d9), and records every attempt in
  * delivery_attempts with the delivery's new state, in one transaction. The retry schedule lives
  * in the database (attempts, next_attempt_at), so it survives a Redis that lost its data.
  */

@@ -18,7 +18,7 @@ export interface NoticeSendLimits {
   maxResponseBytes: number;
 }
 
-/** D9: 5 s to connect, 15 s in all, at most 64 KiB of the response read. */
+/** docs/design-record.md#d9: 5 s to connect, 15 s in all, at most 64 KiB of the response read. */
 export const NOTICE_SEND_LIMITS_D9: NoticeSendLimits = {
   connectTimeoutMs: 5_000,
   totalTimeoutMs: 15_000,
@@ -83,7 +83,7 @@ function header(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * POSTs one signed notice (D9). The address is checked and resolved first, before any connection
+ * POSTs one signed notice (docs/design-record.md#d9). The address is checked and resolved first, before any connection
  * (https only and public addresses only, unless WEBHOOKS_ALLOW_PRIVATE), and the connection goes
  * to the checked address with the name kept for SNI and Host. Redirects are never followed: a 3xx
  * is a failed attempt like any other non-2xx. Never throws: every outcome is a SendResult.

@@ -2,7 +2,7 @@ import { NOTICE_TYPES, type NoticeType } from '#contract/generated/operations.js
 import { EXTENSIONS } from '#extensions/index.js';
 
 /**
- * A notice type: the core contract's (D9), or one a registered extension's contract declares,
+ * A notice type: the core contract's (docs/design-record.md#d9), or one a registered extension's contract declares,
  * named `<subject>.<event>` as the core's are.
  */
 export type WebhookEventType = NoticeType | `${string}.${string}`;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /**
- * A new signing secret in the Standard Webhooks form (D9): whsec_ + base64 of 32 random bytes,
+ * A new signing secret in the Standard Webhooks form (docs/design-record.md#d9): whsec_ + base64 of 32 random bytes,
  * which the standardwebhooks and svix libraries accept as is.
  */
 export function generateWebhookSecret(): string {

@@ -42,7 +42,7 @@ export interface SignatureInput {
 }
 
 /**
- * The webhook-signature value (Standard Webhooks, D9): `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`
+ * The webhook-signature value (Standard Webhooks, docs/design-record.md#d9): `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`
  * per secret, separated by spaces, so a receiver holding either secret verifies the notice.
  */
 export function signNotice(input: SignatureInput): string {

@@ -17,7 +17,7 @@ import { checkWebhookEvents } from './webhook-events.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 import { isUuid } from '../ids/uuid.js';
 
-/** After a rotation the old secret is still signed with, and so still valid, this long (D9). */
+/** After a rotation the old secret is still signed with, and so still valid, this long (docs/design-record.md#d9). */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
 const MAX_LISTED = 1000;
 
@@ -25,7 +25,7 @@ export interface NewWebhook {
   businessSlug: string;
   url: string;
   events: readonly string[];
-  /** The OWNER or PARTNER registering it (D2); absent when an operator does. */
+  /** The OWNER or PARTNER registering it (docs/design-record.md#d2); absent when an operator does. */
   memberEmail?: string;
 }
 

@@ -33,7 +33,7 @@ export interface CalendarEventData {
 }
 
 /**
- * The e-mail outbox (D10): one row per message and recipient, written in the transaction of the
+ * The e-mail outbox (docs/design-record.md#d10): one row per message and recipient, written in the transaction of the
  * change it reports with its text and calendar event as they stand at that change, so the worker
  * only sends what was committed and a mail failure can never undo the change.
  */

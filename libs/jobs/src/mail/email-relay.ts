@@ -12,7 +12,7 @@ export const EMAIL_RELAY_BATCH = 100;
 export const EMAIL_RELAY_POLL_MS = 500;
 
 /**
- * The e-mail outbox relay (D10): hands committed outbound_emails rows to the `emails` queue
+ * The e-mail outbox relay (docs/design-record.md#d10): hands committed outbound_emails rows to the `emails` queue
  * (job id = row id), whichever driver runs it. The rows stay
  * locked (FOR UPDATE SKIP LOCKED) until they are queued and marked relayed in the same
  * transaction, so several workers relay side by side without repeating each other; if queueing

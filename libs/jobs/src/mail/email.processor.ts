@@ -7,7 +7,7 @@ import { emailSendStep, type EmailSendResult } from './email-send-step.js';
 import { EmailSender } from './email-sender.js';
 
 /**
- * Sends queued e-mails (D10). A send that did not go through runs again on the e-mail schedule
+ * Sends queued e-mails (docs/design-record.md#d10). A send that did not go through runs again on the e-mail schedule
  * (emailSendStep); the attempts and the last error are on the outbound_emails row.
  */
 @Injectable()

@@ -3,7 +3,7 @@ import { AppConfig } from '#config/app-config.js';
 import { FileMailTransport } from './file-mail-transport.js';
 import { SmtpMailTransport } from './smtp-mail-transport.js';
 
-/** Where e-mails go: an SMTP server, or files when none is configured (D10). */
+/** Where e-mails go: an SMTP server, or files when none is configured (docs/design-record.md#d10). */
 export interface MailTransport {
   /** Resolves once the message was accepted; rejects with why it was not. */
   send(message: SendMailOptions, id: string): Promise<void>;

@@ -7,7 +7,7 @@ import type { NoticeDeliveryJobData } from '../queues.js';
 import { noticeDeliveryStep } from './notice-delivery-step.js';
 
 /**
- * Delivers change notices, one attempt per run (D9). Every attempt is recorded by the service
+ * Delivers change notices, one attempt per run (docs/design-record.md#d9). Every attempt is recorded by the service
  * before noticeDeliveryStep decides what the job does next. An unexpected error (the database
  * away) is thrown: nothing was recorded, and the delivery stays PENDING and due.
  */

@@ -10,7 +10,7 @@ import { noticeDeliveryJobs } from './notice-delivery-jobs.js';
 export const RELAY_BATCH = 100;
 
 /**
- * The outbox relay (D9): moves recorded notices to the notices queue, one delivery per subscribed
+ * The outbox relay (docs/design-record.md#d9): moves recorded notices to the notices queue, one delivery per subscribed
  * endpoint. It looks at the outbox when a NOTIFY says a notice was committed, and at least every
  * NOTICE_RELAY_POLL_MS (≤ 1 s) whatever happens to the notifications. Nothing is lost at any
  * crash point: claiming, creating the deliveries and marking the notices relayed commit together,
