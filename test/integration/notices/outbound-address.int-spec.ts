@@ -7,6 +7,7 @@ import { HOST_LOOKUP, NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
 import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
 import { createBusiness, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
+import { seed } from '../../utils/seed.js';
 import { testConfig } from '../../utils/test-config.js';
 import { startTestContext, testSql, type TestSql } from '../../utils/test-context.js';
 
@@ -253,13 +254,9 @@ describe('address checks at registration and through the worker', () => {
     await emptyNoticesQueue(strict);
     let db: TestSql;
     ({ app, sql: db } = await startTestContext({ app: 'worker', config: strictSettings, providers: [[HOST_LOOKUP, fakeLookup]] }));
-    const business = await createBusiness();
     // Registered while the name pointed somewhere public; it has since been re-pointed at loopback.
-    const [{ id: endpointId }] = await db.query<{ id: string }[]>(
-      `INSERT INTO webhook_endpoints (id, business_id, url, events, secret)
-       VALUES (gen_random_uuid(), $1, $2, ARRAY['client.created'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') RETURNING id`,
-      [business.id, `https://rebind.test:${port}/hook`],
-    );
+    const business = await seed({ members: [], webhooks: [{ ref: 'hook', url: `https://rebind.test:${port}/hook`, events: ['client.created'] }] });
+    const endpointId = business.webhooks.hook.id;
     const recorded = await recordNotice(app, business);
 
     const failed = await eventually(async () => {
