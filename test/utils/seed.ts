@@ -23,8 +23,9 @@ export interface SeededBusiness extends BusinessRefMap {
  * bare business. Returns what each ref became.
  *
  * The loader runs in an admin application of its own, started at the first seed of a test file
- * (one per database, for a test on a private PostgreSQL) and closed after the file: the API's
- * application has no loader, and booting one per business would cost a second each.
+ * and closed after the file: the API's application has no loader, and booting one per business
+ * would cost a second each. `settings` seed another database (a private PostgreSQL), in an
+ * application closed at once.
  */
 export async function seed(business: SeedBusiness = {}, settings: Record<string, string> = {}): Promise<SeededBusiness> {
   const { scopes, ...fields } = business;
@@ -45,29 +46,29 @@ export async function seed(business: SeedBusiness = {}, settings: Record<string,
     members: given.members ?? [{ ref: 'owner', name: 'Owner', email: ownerEmail!, role: 'OWNER' }],
     keys: given.keys ?? (ownerEmail === null ? [] : [{ ref: 'owner', member: 'owner', name: 'Test key', scopes: scopes ?? SCOPES }]),
   };
-  const context = await seeder(settings);
-  const refs = await context.app.get(FixturesService).load({ businesses: [entry] });
-  return { ...refs.businesses.business, ownerEmail };
-}
-
-/** Seeding applications of this test file, by their settings. */
-const seeders = new Map<string, Promise<TestContext>>();
-
-function seeder(settings: Record<string, string>): Promise<TestContext> {
-  const key = JSON.stringify(settings);
-  let context = seeders.get(key);
-  if (context === undefined) {
-    context = startTestContext({ app: 'admin', config: settings });
-    seeders.set(key, context);
+  const load = async (context: TestContext) => (await context.app.get(FixturesService).load({ businesses: [entry] })).businesses.business;
+  if (Object.keys(settings).length === 0) return { ...(await load(await testDatabaseSeeder())), ownerEmail };
+  // Another server (a private PostgreSQL the test stops and starts) keeps no connection of ours.
+  const context = await startTestContext({ app: 'admin', config: settings });
+  try {
+    return { ...(await load(context)), ownerEmail };
+  } finally {
+    await context.close();
   }
-  return context;
 }
 
-// Registered when a test file imports this module, so every file closes the seeders it started.
+/** The seeding application of this test file on the test database, once started. */
+let seeder: Promise<TestContext> | undefined;
+
+function testDatabaseSeeder(): Promise<TestContext> {
+  seeder ??= startTestContext({ app: 'admin' });
+  return seeder;
+}
+
+// Registered when a test file imports this module, so every file closes the seeder it started.
 afterAll(async () => {
-  const started = [...seeders.values()];
-  seeders.clear();
-  for (const context of await Promise.allSettled(started)) {
-    if (context.status === 'fulfilled') await context.value.close();
-  }
+  const started = seeder;
+  seeder = undefined;
+  const context = await started?.catch(() => undefined);
+  await context?.close();
 });
