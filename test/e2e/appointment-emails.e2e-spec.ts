@@ -5,28 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
-import { WorkerModule } from '#worker/worker.module.js';
 import { loadBookingFixture, type BookingFixture } from '../factories/booking-fixture.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { leafParts, type MimePart } from '../utils/mime-message.js';
-import { testConfig } from '../utils/test-config.js';
+import { startTestContext, testSql, type TestSql } from '../utils/test-context.js';
 import { eventually } from '../utils/notice-receiver.js';
 import { TestSmtpServer, type ReceivedMail } from '../utils/test-smtp-server.js';
 
 let api: E2eApi;
-let db: DataSource;
+let db: TestSql;
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  db = api.app.get(DataSource);
+  db = testSql(api.app);
 });
 afterAll(() => api.close());
 
-const startWorker = (overrides: Record<string, string>): Promise<INestApplicationContext> =>
-  NestFactory.createApplicationContext(WorkerModule.forRoot(testConfig(overrides)), { logger: ['error'] });
+const startWorker = async (overrides: Record<string, string>): Promise<INestApplicationContext> =>
+  (await startTestContext({ app: 'worker', config: overrides })).app;
 
 function write(path: string, body: unknown, key: string) {
   return api.post(path, { key, body, headers: { 'Idempotency-Key': randomUUID() } });

@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
 import { buildCalendarEvent } from '#core/mail/appointment-calendar.js';
 import type { CalendarEventData } from '#database/entities/outbound-email.entity.js';
 import { loadBookingFixture, KeyRing, type BookingFixture } from '../factories/booking-fixture.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 
 let api: E2eApi;
-let db: DataSource;
+let db: TestSql;
 let salon: BookingFixture;
 let ring: KeyRing;
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  db = api.app.get(DataSource);
+  db = testSql(api.app);
   salon = await loadBookingFixture({
     keys: 8,
     appointments: [

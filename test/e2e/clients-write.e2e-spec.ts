@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { createKey, createTenant, type Tenant } from '../utils/tenant-factory.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 
 let api: E2eApi;
 let tenant: Tenant;
-let db: DataSource;
+let db: TestSql;
 let phoneSeq = 0;
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  tenant = await createTenant(api.app);
-  db = api.app.get(DataSource);
+  tenant = await createTenant();
+  db = testSql(api.app);
 });
 afterAll(() => api.close());
 
@@ -186,7 +186,7 @@ describe('POST /clients', () => {
 describe('GET /clients/{id}', () => {
   it('is 404 for a non-UUID id and for another business\'s client', async () => {
     const created = await post(newClient());
-    const other = await createTenant(api.app);
+    const other = await createTenant();
     expect((await api.get(`/clients/${created.body.id}`, { key: other.key })).status).toBe(404);
     const notUuid = await api.get('/clients/12345', { key: tenant.key });
     expect(notUuid.status).toBe(404);

@@ -23,7 +23,7 @@ afterAll(() => app.close());
 
 describe('examples/partner-client.ts (openapi-fetch, typed by the contract)', () => {
   it('reads the key’s business and creates a client, idempotently', async () => {
-    const tenant = await createTenant(app);
+    const tenant = await createTenant();
     const client = createSchedulingClient(apiUrl, tenant.key);
     const me = await client.GET('/me');
     expect(me.data?.business.slug).toBe(tenant.slug);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
 import { REDIS_CLIENT } from '#core/redis/redis.module.js';
 import { loadBookingFixture } from '../factories/booking-fixture.js';
@@ -13,6 +12,7 @@ import { testConfig } from '../utils/test-config.js';
 import { TestSmtpServer } from '../utils/test-smtp-server.js';
 // eslint-disable-next-line no-restricted-imports -- the README's receiver example, run here as a real receiver so that it stays true
 import { noticeRequestHandler, type Notice } from '../../examples/notice-receiver.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 
 /**
  * IN_PROCESS_JOBS (what `npm start` runs without REDIS_URL): the API alone, with no Redis at all,
@@ -21,7 +21,7 @@ import { noticeRequestHandler, type Notice } from '../../examples/notice-receive
 const RETRY_MS = 400;
 
 let api: E2eApi;
-let db: DataSource;
+let db: TestSql;
 let smtp: TestSmtpServer;
 
 beforeAll(async () => {
@@ -36,7 +36,7 @@ beforeAll(async () => {
       NOTICE_SWEEP_EVERY_MS: '500',
     }),
   );
-  db = api.app.get(DataSource);
+  db = testSql(api.app);
 });
 afterAll(async () => {
   await api.close();
@@ -50,7 +50,7 @@ describe('the API without Redis (IN_PROCESS_JOBS)', () => {
     expect(ready.status).toBe(200);
     expect(Object.keys(ready.body.info as object)).toEqual(['postgresql']);
 
-    const { key } = await createTenant(api.app);
+    const { key } = await createTenant();
     const first = await api.get('/me', { key });
     const second = await api.get('/me', { key });
     expect(first.status).toBe(200);
@@ -59,7 +59,7 @@ describe('the API without Redis (IN_PROCESS_JOBS)', () => {
   });
 
   it('delivers the notice of POST /clients to a receiver, signed, and retries it on WEBHOOK_RETRY_SCHEDULE', async () => {
-    const tenant = await createTenant(api.app);
+    const tenant = await createTenant();
     const arrivals: number[] = [];
     const notices: Notice[] = [];
     // Listening before the endpoint exists (its address is needed), verifying once its secret is known.

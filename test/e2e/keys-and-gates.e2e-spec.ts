@@ -12,7 +12,7 @@ let tenant: Tenant;
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  tenant = await createTenant(api.app);
+  tenant = await createTenant();
 });
 afterAll(() => api.close());
 
@@ -87,7 +87,7 @@ describe('401 API_KEY_INVALID', () => {
 
 describe('402 PLAN_INTEGRATIONS', () => {
   it('refuses a FREE business and lets it in within a second of moving to SOLO', async () => {
-    const free = await createTenant(api.app, { plan: 'FREE' });
+    const free = await createTenant({ plan: 'FREE' });
     const refused = await api.get('/me', { key: free.key });
     expect(refused.status).toBe(402);
     expect(refused.body.code).toBe('PLAN_INTEGRATIONS');
@@ -98,7 +98,7 @@ describe('402 PLAN_INTEGRATIONS', () => {
 
 describe('GET /services and 403 API_SCOPE_MISSING', () => {
   it('lists the services with the business currency for a key with services.read', async () => {
-    const shop = await createTenant(api.app, { currency: 'BRL' });
+    const shop = await createTenant({ currency: 'BRL' });
     const services = api.app.get(ServicesRepository);
     for (const [name, active] of [['Manicure', true], ['Cut', false]] as const) {
       await services.insert(

@@ -3,8 +3,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
 import { NOTICE_TYPES } from '#contract/generated/operations.js';
 import { loadContract, resolveRef } from '#contract/openapi-document.js';
@@ -12,13 +10,13 @@ import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-
 import { anchorRefs } from '#contract/validation-errors.js';
 import type { FixtureFile } from '#core/fixtures/fixture-file.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#core/webhooks/webhook-events.js';
-import { WorkerModule } from '#worker/worker.module.js';
 import { exampleBusiness, uniqueSlug } from '../integration/fixtures/example-fixture.js';
 import { adminOutput } from '../utils/admin-runner.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { NoticeReceiver, verifyNotice, type ReceivedNotice } from '../utils/notice-receiver.js';
 import { emptyNoticesQueue } from '../utils/notice-setup.js';
 import { testConfig } from '../utils/test-config.js';
+import { startTestContext, type TestSql } from '../utils/test-context.js';
 
 /**
  * Which write emits which notice (D9), end to end: the write (through the API or the admin
@@ -32,7 +30,7 @@ const D9_FIELDS = ['id', 'type', 'createdAt', 'business', 'data'];
 let api: E2eApi;
 let worker: INestApplicationContext;
 let receiver: NoticeReceiver;
-let db: DataSource;
+let db: TestSql;
 let folder: string;
 
 const admin = (...argv: string[]): Promise<Record<string, unknown>> => adminOutput(argv, config);
@@ -106,8 +104,7 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'notice-mapping-'));
   await emptyNoticesQueue(config);
   api = await E2eApi.start(config);
-  worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error'] });
-  db = worker.get(DataSource);
+  ({ app: worker, sql: db } = await startTestContext({ app: 'worker' }));
   receiver = await NoticeReceiver.start();
 });
 afterAll(async () => {

@@ -50,7 +50,7 @@ describe('health', () => {
 
 describe('metrics', () => {
   it('serves Prometheus text whose request counters move when requests are made', async () => {
-    const { key } = await createTenant(api.app);
+    const { key } = await createTenant();
     const before = await api.get('/metrics');
     expect(before.status).toBe(200);
     expect(before.headers['content-type']).toMatch(/^text\/plain/);

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe('429 API_RATE_LIMIT (D11)', () => {
   it('refuses the 121st request of a key within a minute, with Retry-After and the RateLimit headers', async () => {
-    const { key } = await createTenant(first.app);
+    const { key } = await createTenant();
     for (let i = 1; i <= 120; i += 1) {
       const res = await first.get('/me', { key });
       expect(res.status).toBe(200);
@@ -38,7 +38,7 @@ describe('429 API_RATE_LIMIT (D11)', () => {
   });
 
   it('never admits more than 120 requests of one key across two API instances', async () => {
-    const { key } = await createTenant(first.app);
+    const { key } = await createTenant();
     const calls = Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? first : second).get('/me', { key }));
     const statuses = (await Promise.all(calls)).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(120);

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { Schemas } from '#contract/contract-types.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
 import { ReadSeeds } from '../utils/read-seeds.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 
 let api: E2eApi;
-let db: DataSource;
+let db: TestSql;
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  db = api.app.get(DataSource);
+  db = testSql(api.app);
 });
 afterAll(() => api.close());
 
@@ -22,7 +22,7 @@ describe('GET /appointments/{id} and the Appointment record', () => {
   let seeds: ReadSeeds;
 
   beforeAll(async () => {
-    tenant = await createTenant(api.app);
+    tenant = await createTenant();
     seeds = new ReadSeeds(db, tenant.businessId);
   });
 
@@ -65,7 +65,7 @@ describe('GET /appointments/{id} and the Appointment record', () => {
   });
 
   it('answers 404 for an unknown id, a non-UUID and another business\'s appointment', async () => {
-    const other = await createTenant(api.app);
+    const other = await createTenant();
     const otherSeeds = new ReadSeeds(db, other.businessId);
     const theirs = await otherSeeds.appointment({
       staffId: await otherSeeds.staff(), clientId: await otherSeeds.client(), startsAt: '2030-01-07T09:00:00Z',
@@ -87,7 +87,7 @@ describe('GET /appointments filters', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    tenant = await createTenant(api.app);
+    tenant = await createTenant();
     seeds = new ReadSeeds(db, tenant.businessId);
     ana = await seeds.staff('Ana');
     rui = await seeds.staff('Rui');
@@ -126,7 +126,7 @@ describe('GET /appointments filters', () => {
   });
 
   it('never shows another business\'s appointments', async () => {
-    const other = await createTenant(api.app);
+    const other = await createTenant();
     const res = await api.get('/appointments', { key: other.key, query: { ...week, staffId: ana } });
     expect(res.body).toEqual({ data: [], nextCursor: null });
   });
@@ -152,7 +152,7 @@ describe('walking GET /appointments with limit=7 while the schedule changes', ()
   const to = '2031-03-04T19:00:00Z'; // from + 35 h: slot k starts at from + k hours
 
   it('returns each row exactly once, in (scheduledAt, id) order, and ends with nextCursor null', async () => {
-    const tenant = await createTenant(api.app);
+    const tenant = await createTenant();
     const seeds = new ReadSeeds(db, tenant.businessId);
     const keys = new KeyPool(api.app, tenant, ['appointments.read']);
     const staff = await Promise.all(Array.from({ length: STAFF }, (_, i) => seeds.staff(`Staff ${i}`)));

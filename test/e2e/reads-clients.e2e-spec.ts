@@ -1,16 +1,16 @@
-import { DataSource } from 'typeorm';
 import type { Schemas } from '#contract/contract-types.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
 import { ReadSeeds } from '../utils/read-seeds.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 
 let api: E2eApi;
-let db: DataSource;
+let db: TestSql;
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  db = api.app.get(DataSource);
+  db = testSql(api.app);
 });
 afterAll(() => api.close());
 
@@ -21,7 +21,7 @@ describe('GET /clients', () => {
   let seeds: ReadSeeds;
 
   beforeAll(async () => {
-    tenant = await createTenant(api.app);
+    tenant = await createTenant();
     seeds = new ReadSeeds(db, tenant.businessId);
   });
 
@@ -52,7 +52,7 @@ describe('GET /clients', () => {
   });
 
   it('never lists another business\'s clients', async () => {
-    const other = await createTenant(api.app);
+    const other = await createTenant();
     await new ReadSeeds(db, other.businessId).client({ name: 'Not yours' });
     const res = await api.get('/clients', { key: tenant.key, query: { limit: 100 } });
     expect(res.body.data.map((c: Client) => c.name)).not.toContain('Not yours');
@@ -71,7 +71,7 @@ describe('GET /clients', () => {
 
 describe('walking GET /clients with limit=7 while clients change (incremental sync)', () => {
   it('returns every client not updated during the walk exactly once, and an updated one again later', async () => {
-    const tenant = await createTenant(api.app);
+    const tenant = await createTenant();
     const seeds = new ReadSeeds(db, tenant.businessId);
     const keys = new KeyPool(api.app, tenant, ['clients.read']);
     // A day ago, ten clients per millisecond, three of them per microsecond: ties on the exact

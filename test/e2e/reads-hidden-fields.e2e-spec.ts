@@ -1,7 +1,7 @@
-import { DataSource } from 'typeorm';
 import { E2eApi } from '../utils/e2e-api.js';
 import { ReadSeeds } from '../utils/read-seeds.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
+import { testSql } from '../utils/test-context.js';
 
 /**
  * Stored but never returned: the appointment code and cancellation reason, the client's guardian
@@ -28,8 +28,8 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  tenant = await createTenant(api.app);
-  const seeds = new ReadSeeds(api.app.get(DataSource), tenant.businessId);
+  tenant = await createTenant();
+  const seeds = new ReadSeeds(testSql(api.app), tenant.businessId);
   const staffId = await seeds.staff();
   ids.client = await seeds.client({
     name: 'Maria Santos',

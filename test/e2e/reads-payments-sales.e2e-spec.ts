@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { Schemas } from '#contract/contract-types.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { ReadSeeds } from '../utils/read-seeds.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 
 let api: E2eApi;
-let db: DataSource;
+let db: TestSql;
 let tenant: Tenant;
 let other: Tenant;
 let seeds: ReadSeeds;
@@ -15,9 +15,9 @@ let appointmentIds: string[];
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  db = api.app.get(DataSource);
-  tenant = await createTenant(api.app);
-  other = await createTenant(api.app);
+  db = testSql(api.app);
+  tenant = await createTenant();
+  other = await createTenant();
   seeds = new ReadSeeds(db, tenant.businessId);
   const staffId = await seeds.staff();
   clientId = await seeds.client();

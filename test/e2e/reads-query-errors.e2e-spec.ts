@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { Scope } from '#core/scopes/scope.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
 import { ReadSeeds } from '../utils/read-seeds.js';
 import { createKey, createTenant, type Tenant } from '../utils/tenant-factory.js';
+import { testSql } from '../utils/test-context.js';
 
 let api: E2eApi;
 let tenant: Tenant;
@@ -25,16 +25,16 @@ const UPDATE_ORDER_LISTS = LISTS.filter(([path]) => path !== '/appointments').ma
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  tenant = await createTenant(api.app);
+  tenant = await createTenant();
   keys = new KeyPool(api.app, tenant, READ_SCOPES);
   await seedTwoOfEach(tenant);
-  staffId = (await api.app.get(DataSource).query<{ id: string }[]>('SELECT id FROM staff WHERE business_id = $1', [tenant.businessId]))[0].id;
+  staffId = (await testSql(api.app).query<{ id: string }[]>('SELECT id FROM staff WHERE business_id = $1', [tenant.businessId]))[0].id;
 });
 afterAll(() => api.close());
 
 /** Two rows in every list, so that a page of one has a nextCursor. */
 async function seedTwoOfEach(of: Tenant): Promise<void> {
-  const seeds = new ReadSeeds(api.app.get(DataSource), of.businessId);
+  const seeds = new ReadSeeds(testSql(api.app), of.businessId);
   const staff = await seeds.staff();
   const clientId = await seeds.client();
   await seeds.client({ name: 'Second' });
@@ -148,7 +148,7 @@ describe('cursor', () => {
   });
 
   it.each(LISTS)('%s refuses a cursor of another business, even with a key of the same filters', async (path, query) => {
-    const other = await createTenant(api.app);
+    const other = await createTenant();
     await seedTwoOfEach(other);
     const theirs = await firstCursor(path, query, other.key);
     expectProblem(await get(path, { ...query, cursor: theirs }), 'CURSOR_INVALID', ['/query/cursor']);

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { withAdminContext } from '#admin/admin-context.js';
-import type { FixtureAppointment, FixtureBusiness } from '#core/fixtures/fixture-file.js';
-import { FixturesService } from '#core/fixtures/fixtures.service.js';
+import type { FixtureAppointment } from '#core/fixtures/fixture-file.js';
 import type { Scope } from '#core/scopes/scope.js';
-import { testConfig } from '../utils/test-config.js';
+import { seed } from '../utils/seed.js';
 
 /** Every day, 08:00–20:00 local: a staff member who can take any test slot of the day. */
 export const ALL_WEEK = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: '08:00', end: '20:00' }));
@@ -37,17 +35,13 @@ export interface BookingFixture {
   readOnlyKey: string;
 }
 
-/**
- * A business to book in, loaded by the fixtures loader of `admin fixtures load` (one
- * transaction, the same code the command runs). Slugs, phones and e-mails are unique per call.
- */
+/** A business to book in, seeded. Slugs, phones and e-mails are unique per call. */
 export async function loadBookingFixture(options: BookingFixtureOptions = {}): Promise<BookingFixture> {
   const slug = `book-${randomUUID().slice(0, 8)}`;
   const digits = String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0');
   const clientEmail = `joao.${slug}@example.com`;
   const keyCount = options.keys ?? 4;
-  const business: FixtureBusiness = {
-    ref: 'b',
+  const loaded = await seed({
     slug,
     name: 'Salão Lisboa',
     timezone: options.timezone ?? 'Europe/Lisbon',
@@ -82,9 +76,7 @@ export async function loadBookingFixture(options: BookingFixtureOptions = {}): P
       ...Array.from({ length: keyCount }, (_, i) => ({ ref: `k${i}`, member: 'owner', name: `Key ${i}`, scopes: WRITE_SCOPES })),
       { ref: 'readonly', member: 'owner', name: 'Read only', scopes: ['appointments.read'] },
     ],
-  };
-  const refs = await withAdminContext(testConfig(), (app) => app.get(FixturesService).load({ businesses: [business] }));
-  const loaded = refs.businesses.b;
+  });
   return {
     businessId: loaded.id,
     slug,

@@ -1,11 +1,11 @@
 import { jest } from '@jest/globals';
-import { DataSource } from 'typeorm';
 import { loadContract, operationsById } from '#contract/openapi-document.js';
 import { generateApiKey } from '#core/api-keys/api-key-format.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { SCOPES, type Scope } from '#core/scopes/scope.js';
 import { E2eApi, type ApiResponse, type CallOptions } from '../utils/e2e-api.js';
 import { createKey } from '../utils/tenant-factory.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 import { representativeCases, type RepresentativeCase } from './support/representative-requests.js';
 import { BOOKING_YEAR, loadRobustSalon, SEEDED_YEAR, type RobustSalon } from './support/robust-salon.js';
 
@@ -20,11 +20,11 @@ const operations = operationsById(loadContract().document);
 let api: E2eApi;
 let mine: RobustSalon;
 let theirs: RobustSalon;
-let db: DataSource;
+let db: TestSql;
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  db = api.app.get(DataSource);
+  db = testSql(api.app);
   [mine, theirs] = await Promise.all([loadRobustSalon({ activeAppointments: 8 }), loadRobustSalon({ activeAppointments: 8 })]);
 });
 afterAll(() => api.close());

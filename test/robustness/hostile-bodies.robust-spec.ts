@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
-import { DataSource } from 'typeorm';
 import type { RequestBody } from '#contract/contract-types.js';
 import { RequestValidator } from '#contract/request-validator.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
+import { testSql, type TestSql } from '../utils/test-context.js';
 import { BOOKING_YEAR, loadRobustSalon, type RobustSalon } from './support/robust-salon.js';
 
 /**
@@ -17,7 +17,7 @@ import { BOOKING_YEAR, loadRobustSalon, type RobustSalon } from './support/robus
 jest.setTimeout(60_000);
 
 let api: E2eApi;
-let db: DataSource;
+let db: TestSql;
 let salon: RobustSalon;
 let pool: KeyPool;
 let sequence = 0;
@@ -25,7 +25,7 @@ const contract = new RequestValidator();
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  db = api.app.get(DataSource);
+  db = testSql(api.app);
   salon = await loadRobustSalon({ activeAppointments: 6 });
   pool = new KeyPool(api.app, salon.tenant, SCOPES, 100);
 });

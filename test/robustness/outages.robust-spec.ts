@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { testConfig } from '../utils/test-config.js';
+import { testSql } from '../utils/test-context.js';
 import { PrivatePostgres, PrivateRedis, waitUntil } from './support/private-services.js';
 import { representativeCases, type RepresentativeCase } from './support/representative-requests.js';
 import { loadRobustSalon, type RobustSalon } from './support/robust-salon.js';
@@ -40,9 +40,9 @@ function send(c: RepresentativeCase): Promise<ApiResponse> {
 
 beforeAll(async () => {
   [postgres, redis] = await Promise.all([PrivatePostgres.create(), PrivateRedis.create()]);
-  const config = testConfig({ DATABASE_URL: postgres.url(), REDIS_URL: redis.url });
-  api = await E2eApi.start(config);
-  salon = await loadRobustSalon({ activeAppointments: 4 }, config);
+  const settings = { DATABASE_URL: postgres.url(), REDIS_URL: redis.url };
+  api = await E2eApi.start(testConfig(settings));
+  salon = await loadRobustSalon({ activeAppointments: 4 }, settings);
   // One request per operation that succeeds while everything is up.
   const all = representativeCases(salon, 0);
   successes = [...new Set(all.map((c) => c.operationId))].map((op) => all.find((c) => c.operationId === op && c.status < 300)!);
@@ -95,7 +95,7 @@ describe('PostgreSQL goes away', () => {
 describe('Redis goes away', () => {
   it('requests are still served (the instance limits in memory), and the shared limit is back once Redis is', async () => {
     const key = salon.tenant.key;
-    const [{ id: keyId }] = await api.app.get(DataSource).query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [salon.tenant.prefix]);
+    const [{ id: keyId }] = await testSql(api.app).query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [salon.tenant.prefix]);
     const counted = `rl:key:${keyId}`;
     expect((await api.get('/me', { key })).status).toBe(200);
     expect(await redis.exists(counted)).toBe(true);

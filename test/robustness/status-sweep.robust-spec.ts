@@ -27,7 +27,7 @@ let cases: RepresentativeCase[];
 beforeAll(async () => {
   api = await E2eApi.start();
   salon = await loadRobustSalon({ activeAppointments: 4 });
-  const free = await createTenant(api.app, { plan: 'FREE' });
+  const free = await createTenant({ plan: 'FREE' });
   const exhausted = await createKey(api.app, salon.tenant, SCOPES);
   for (let i = 0; i < 120; i += 1) expect((await api.get('/me', { key: exhausted })).status).toBe(200);
   keys = {

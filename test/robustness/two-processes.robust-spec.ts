@@ -1,13 +1,10 @@
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
-import { AdminModule } from '#admin/admin.module.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { Child, buildApps, childEnv, freePort } from '../utils/child-process.js';
 import { ContractResponseValidator } from '../utils/contract-response-validator.js';
 import { createKey, createTenant, type Tenant } from '../utils/tenant-factory.js';
-import { testConfig } from '../utils/test-config.js';
+import { startTestContext, testSql } from '../utils/test-context.js';
 
 /**
  * Issue 8.5: two API PROCESSES (the compiled app, as production runs it) sharing one Redis and one
@@ -16,7 +13,6 @@ import { testConfig } from '../utils/test-config.js';
  */
 jest.setTimeout(120_000);
 
-const config = testConfig();
 const validator = new ContractResponseValidator();
 let admin: INestApplicationContext;
 let tenant: Tenant;
@@ -60,8 +56,8 @@ async function getMe(processIndex: number, key: string): Promise<Answer> {
 
 beforeAll(async () => {
   await buildApps();
-  admin = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
-  tenant = await createTenant(admin);
+  ({ app: admin } = await startTestContext({ app: 'admin' }));
+  tenant = await createTenant();
   apis = await Promise.all([startApi(), startApi()]);
 });
 
@@ -110,7 +106,7 @@ describe('two API processes, one Redis', () => {
     const prefix = key.slice(0, 12);
     for (const p of [0, 1]) expect((await getMe(p, key)).status).toBe(200);
 
-    const db = admin.get(DataSource);
+    const db = testSql(admin);
     let revokedAt: number | undefined;
     const refusedAt: (number | undefined)[] = [undefined, undefined];
     let cliDone = false;

@@ -2,28 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { AppConfig } from '#config/app-config.js';
-import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { buildNoticeBody, type NoticeBody } from '#core/notices/notice-body.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
 import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
 import { WebhooksService, type CreatedWebhook } from '#core/webhooks/webhooks.service.js';
 import { NOTICES_QUEUE } from '#jobs/queues.js';
+import { seed } from './seed.js';
 
 export interface TestBusiness {
   id: string;
   slug: string;
 }
 
-/** A business of its own for one test (nothing else: no members, staff or keys). */
-export async function createBusiness(app: INestApplicationContext): Promise<TestBusiness> {
-  const business = await app.get(BusinessesService).create({
-    slug: `n-${randomUUID().slice(0, 12)}`,
-    name: 'Notices Salon',
-    timezone: 'Europe/Lisbon',
-    country: 'PT',
-    currency: 'EUR',
-    plan: 'TEAM',
-  });
+/** A business of its own for one test (nothing else: no members, staff or keys), seeded. */
+export async function createBusiness(): Promise<TestBusiness> {
+  const business = await seed({ name: 'Notices Salon', members: [] });
   return { id: business.id, slug: business.slug };
 }
 

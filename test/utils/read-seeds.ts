@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { TestSql } from './test-context.js';
 
 /** A timestamp as PostgreSQL reads it exactly: ISO 8601 text, microseconds allowed. */
 export type TimestampText = string;
@@ -69,7 +69,7 @@ export interface SeedSale {
  */
 export class ReadSeeds {
   constructor(
-    private readonly db: DataSource,
+    private readonly db: TestSql,
     readonly businessId: string,
   ) {}
 

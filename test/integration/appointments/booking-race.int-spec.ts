@@ -1,32 +1,24 @@
-import { Module, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { jest } from '@jest/globals';
-import { ConfigModule } from '#config/config.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { AppointmentWritesService, type NewAppointment } from '#core/appointments/appointment-writes.service.js';
 import { SlotAvailabilityService } from '#core/availability/slot-availability.service.js';
 import { DomainError } from '#core/errors/domain-error.js';
-import { Database } from '#database/database.js';
-import { DatabaseModule } from '#database/database.module.js';
 import { loadBookingFixture, type BookingFixture } from '../../factories/booking-fixture.js';
-import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestContext } from '../../utils/test-context.js';
 
-@Module({ imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot('booking-race-test', 0), AppointmentWritesModule] })
-class BookingModule {}
-
-let app: INestApplicationContext;
+let context: TestContext;
 let salon: BookingFixture;
 beforeAll(async () => {
-  app = await NestFactory.createApplicationContext(BookingModule, { logger: ['error'] });
+  context = await startTestContext({ imports: [AppointmentWritesModule] });
   salon = await loadBookingFixture({ keys: 1 });
 });
-afterAll(() => app.close());
+afterAll(() => context.close());
 
 describe('booking race', () => {
   it('is decided by the exclusion constraint when both bookings passed the slot check: SLOT_TAKEN, not an error', async () => {
-    const bookings = app.get(AppointmentWritesService);
-    const database = app.get(Database);
-    const checks = jest.spyOn(app.get(SlotAvailabilityService), 'assertFreeGiven');
+    const bookings = context.app.get(AppointmentWritesService);
+    const database = context.database;
+    const checks = jest.spyOn(context.app.get(SlotAvailabilityService), 'assertFreeGiven');
     const ref = { businessId: salon.businessId, businessSlug: salon.slug };
     const body = (clientId: string): NewAppointment => ({
       staffId: salon.staff.ana,

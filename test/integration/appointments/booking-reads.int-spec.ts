@@ -1,16 +1,9 @@
-import { Module, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { ConfigModule } from '#config/config.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BookingPartiesRepository } from '#core/appointments/booking-parties.repository.js';
 import { SLOT_FACTS, SlotFactsRepository } from '#core/availability/slot-facts.repository.js';
-import { DataSource } from 'typeorm';
-import { DatabaseModule } from '#database/database.module.js';
 import { loadBookingFixture, type BookingFixture } from '../../factories/booking-fixture.js';
-import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestContext } from '../../utils/test-context.js';
 
-@Module({ imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot('booking-reads-test', 0), AppointmentWritesModule] })
-class BookingReadsModule {}
 
 const at = (iso: string) => new Date(iso);
 
@@ -21,11 +14,11 @@ class PlanFound extends Error {
 }
 const interval = (start: string, end: string) => ({ start: at(start), end: at(end) });
 
-let app: INestApplicationContext;
+let context: TestContext;
 let salon: BookingFixture;
 let other: BookingFixture;
 beforeAll(async () => {
-  app = await NestFactory.createApplicationContext(BookingReadsModule, { logger: ['error'] });
+  context = await startTestContext({ imports: [AppointmentWritesModule] });
   salon = await loadBookingFixture({
     keys: 1,
     appointments: [
@@ -36,10 +29,10 @@ beforeAll(async () => {
   });
   other = await loadBookingFixture({ keys: 1 });
 });
-afterAll(() => app.close());
+afterAll(() => context.close());
 
 describe('the slot facts of a booking (one statement)', () => {
-  const facts = () => app.get(SlotFactsRepository);
+  const facts = () => context.app.get(SlotFactsRepository);
 
   it('holds the weekly hours, the services performed, and the active appointments and blocks that overlap, half-open', async () => {
     const around = await facts().load(salon.businessId, salon.staff.ana, interval('2035-01-08T09:45:00Z', '2035-01-08T10:15:00Z'), null);
@@ -67,18 +60,18 @@ describe('the slot facts of a booking (one statement)', () => {
     expect(foreign).toEqual({ workingHours: [], serviceIds: [], appointments: [], blocks: [] });
   });
   it("searches the staff member's active appointments by interval in the exclusion index, not all of them", async () => {
-    const plan = await app.get(DataSource).transaction(async (manager) => {
+    const plan = await context.sql.transaction(async (sql) => {
       // The test data is small enough for any scan, and a few rows a business or a staff member
       // make every btree led by business_id as cheap as anything (the more so once another test
       // filled and analysed the table with other businesses' rows): set aside (rolled back), what
       // is left is whether the exclusion index can serve the query by interval.
-      await manager.query('SET LOCAL enable_seqscan = off');
-      await manager.query('SET LOCAL enable_bitmapscan = off');
-      await manager.query('DROP INDEX appointments_business_staff_start_idx');
-      await manager.query('DROP INDEX appointments_business_start_idx');
-      await manager.query('DROP INDEX appointments_business_status_start_idx');
-      await manager.query('DROP INDEX appointments_code_key');
-      const rows: { 'QUERY PLAN': unknown }[] = await manager.query(`EXPLAIN (FORMAT JSON) ${SLOT_FACTS.text}`, [
+      await sql.query('SET LOCAL enable_seqscan = off');
+      await sql.query('SET LOCAL enable_bitmapscan = off');
+      await sql.query('DROP INDEX appointments_business_staff_start_idx');
+      await sql.query('DROP INDEX appointments_business_start_idx');
+      await sql.query('DROP INDEX appointments_business_status_start_idx');
+      await sql.query('DROP INDEX appointments_code_key');
+      const rows: { 'QUERY PLAN': unknown }[] = await sql.query(`EXPLAIN (FORMAT JSON) ${SLOT_FACTS.text}`, [
         salon.businessId,
         salon.staff.ana,
         at('2035-01-08T10:00:00Z'),
@@ -96,7 +89,7 @@ describe('the slot facts of a booking (one statement)', () => {
 });
 
 describe('the parties of a booking (one statement)', () => {
-  const parties = () => app.get(BookingPartiesRepository);
+  const parties = () => context.app.get(BookingPartiesRepository);
 
   it('finds the business, staff member, service and client, each scoped to the business, with the slot facts for the service', async () => {
     const found = await parties().load(

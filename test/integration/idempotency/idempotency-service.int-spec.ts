@@ -1,38 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { Module, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
-import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { IdempotencyService } from '#core/idempotency/idempotency.service.js';
-import { DatabaseModule } from '#database/database.module.js';
 import { StatementFailedError } from '#database/statement-failed-error.js';
-import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestContext } from '../../utils/test-context.js';
 import { createTenant } from '../../utils/tenant-factory.js';
 
-@Module({
-  imports: [ConfigModule.forRoot(testConfig()), DatabaseModule.forRoot('test', 0), BusinessesModule, ApiKeysModule, IdempotencyModule],
-})
-class IdempotencyTestModule {}
-
-let app: INestApplicationContext;
+let context: TestContext;
 let apiKeyId: string;
 beforeAll(async () => {
-  app = await NestFactory.createApplicationContext(IdempotencyTestModule, { logger: false });
-  const tenant = await createTenant(app);
-  const rows = await app.get(DataSource).query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [tenant.prefix]);
+  context = await startTestContext({ imports: [BusinessesModule, ApiKeysModule, IdempotencyModule] });
+  const tenant = await createTenant();
+  const rows = await context.sql.query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [tenant.prefix]);
   apiKeyId = rows[0].id;
 });
-afterAll(() => app.close());
+afterAll(() => context.close());
 
 const deadlock = () =>
   new StatementFailedError('change_appointment_status', Object.assign(new Error('deadlock detected'), { code: '40P01' }));
 
 describe('IdempotencyService', () => {
   it('runs a write that lost a deadlock again, and stores one response', async () => {
-    const service = app.get(IdempotencyService);
+    const service = context.app.get(IdempotencyService);
     const request = { apiKeyId, idempotencyKey: randomUUID(), fingerprint: 'POST /x abc' };
     let runs = 0;
     const write = () => {
@@ -49,7 +39,7 @@ describe('IdempotencyService', () => {
   });
 
   it('gives up after three deadlocks and stores nothing', async () => {
-    const service = app.get(IdempotencyService);
+    const service = context.app.get(IdempotencyService);
     const request = { apiKeyId, idempotencyKey: randomUUID(), fingerprint: 'POST /x def' };
     let runs = 0;
     await expect(
@@ -59,14 +49,12 @@ describe('IdempotencyService', () => {
       }),
     ).rejects.toBeInstanceOf(StatementFailedError);
     expect(runs).toBe(3);
-    const stored = await app
-      .get(DataSource)
-      .query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
+    const stored = await context.sql.query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
     expect(stored).toHaveLength(0);
   });
 
   it('lets a duplicate that waited for the key run the write itself when the first failed, keeping the lock through its refusal', async () => {
-    const service = app.get(IdempotencyService);
+    const service = context.app.get(IdempotencyService);
     const request = { apiKeyId, idempotencyKey: randomUUID(), fingerprint: 'POST /x ghi' };
     const refusal = { status: 409, contentType: 'application/problem+json', body: '{"code":"SLOT_TAKEN"}' };
     let release!: () => void;
@@ -94,9 +82,7 @@ describe('IdempotencyService', () => {
 
     const third = await service.execute(request, () => Promise.reject(new Error('must replay, not run')));
     expect(third).toEqual({ response: refusal, replayed: true });
-    const stored = await app
-      .get(DataSource)
-      .query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
+    const stored = await context.sql.query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
     expect(stored).toHaveLength(1);
   });
 });

@@ -1,14 +1,11 @@
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
-import { AdminModule } from '#admin/admin.module.js';
 import { Child, buildApps, childEnv, freePort } from '../../utils/child-process.js';
 import { NoticeReceiver, answer200, eventually, verifyNotice } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, recordNotice } from '../../utils/notice-setup.js';
 import { createTenant } from '../../utils/tenant-factory.js';
-import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestSql } from '../../utils/test-context.js';
 
 /**
  * No notice is lost when the processes around it die: the real worker (compiled, run as a child
@@ -18,12 +15,11 @@ import { testConfig } from '../../utils/test-config.js';
  */
 jest.setTimeout(120_000);
 
-const config = testConfig();
 let redisPort: number;
 let redis: Child;
 let worker: Child | null = null;
 let app: INestApplicationContext;
-let db: DataSource;
+let db: TestSql;
 let receiver: NoticeReceiver;
 
 const processEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
@@ -73,8 +69,7 @@ beforeAll(async () => {
   await buildApps();
   redisPort = await freePort();
   await startRedis();
-  app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
-  db = app.get(DataSource);
+  ({ app, sql: db } = await startTestContext({ app: 'admin' }));
   receiver = await NoticeReceiver.start();
 });
 
@@ -87,7 +82,7 @@ afterAll(async () => {
 
 describe('no notice is lost', () => {
   it('when the worker is SIGKILLed during a delivery: a new worker sends it again, with the same id', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/killed'), ['client.created']);
     receiver.respond = (notice) => (notice.path === '/killed' && receiver.received.filter((r) => r.path === '/killed').length === 1 ? 'hang' : { status: 200 });
     worker = await startWorker();
@@ -108,7 +103,7 @@ describe('no notice is lost', () => {
 
   it('when Redis dies and comes back empty: the notice waiting for a retry and the one recorded meanwhile both arrive', async () => {
     worker ??= await startWorker();
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/redis'), ['client.created', 'sale.created']);
     receiver.respond = (notice) =>
       notice.path === '/redis' && receiver.received.filter((r) => r.path === '/redis').length === 1 ? { status: 500 } : { status: 200 };
@@ -134,7 +129,7 @@ describe('no notice is lost', () => {
   it('when the API is SIGKILLed right after a write commits: the notice is delivered by the worker', async () => {
     worker ??= await startWorker();
     receiver.respond = answer200;
-    const tenant = await createTenant(app, { scopes: ['clients.write'] });
+    const tenant = await createTenant({ scopes: ['clients.write'] });
     const business = { id: tenant.businessId, slug: tenant.slug };
     const endpoint = await createEndpoint(app, business, receiver.url('/after-api'), ['client.created']);
     const apiPort = await freePort();

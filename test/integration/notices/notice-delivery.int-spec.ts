@@ -1,29 +1,27 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { QueueEvents, type Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
 import { newId } from '#database/new-id.js';
 import { MAINTENANCE_QUEUE, MaintenanceJob, NOTICES_QUEUE, noticeDeliveryJobId } from '#jobs/queues.js';
-import { WorkerModule } from '#worker/worker.module.js';
 import { NoticeReceiver, answer200, eventually, verifyNotice } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
 import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestSql } from '../../utils/test-context.js';
 
 // Six attempts half a second apart: the whole schedule runs in about three seconds.
-const config = testConfig({ WEBHOOK_RETRY_SCHEDULE: '500ms,500ms,500ms,500ms,500ms', NOTICE_SWEEP_EVERY_MS: '500' });
+const settings = { WEBHOOK_RETRY_SCHEDULE: '500ms,500ms,500ms,500ms,500ms', NOTICE_SWEEP_EVERY_MS: '500' };
+const config = testConfig(settings);
 
 let app: INestApplicationContext;
-let db: DataSource;
+let db: TestSql;
 let receiver: NoticeReceiver;
 
 beforeAll(async () => {
   await emptyNoticesQueue(config);
-  app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: ['error'] });
-  db = app.get(DataSource);
+  ({ app, sql: db } = await startTestContext({ app: 'worker', config: settings }));
   receiver = await NoticeReceiver.start();
 });
 afterAll(async () => {
@@ -60,7 +58,7 @@ const waitForStatus = (noticeId: string, endpointId: string, status: string, tim
 
 describe('notice delivery (worker in process, real Redis, receiver on loopback)', () => {
   it('POSTs the D9 body with Standard Webhooks headers that the standardwebhooks library verifies', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/signed'), ['client.created']);
     const before = Math.floor(Date.now() / 1000);
     const notice = await recordNotice(app, business, 'client.created');
@@ -92,8 +90,8 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('sends to every enabled endpoint subscribed to the type, and only to those', async () => {
-    const business = await createBusiness(app);
-    const other = await createBusiness(app);
+    const business = await createBusiness();
+    const other = await createBusiness();
     const a = await createEndpoint(app, business, receiver.url('/a'), ['sale.created', 'payment.received']);
     const b = await createEndpoint(app, business, receiver.url('/b'), ['sale.created']);
     await createEndpoint(app, business, receiver.url('/not-subscribed'), ['client.created']);
@@ -114,7 +112,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     const parked = await NoticeReceiver.start();
     const port = parked.port;
     await parked.close();
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, `http://127.0.0.1:${port}/late`, ['client.created']);
     const notice = await recordNotice(app, business);
 
@@ -137,7 +135,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('marks the delivery FAILED after the last attempt, keeps it, and a replay sends it again with the same id', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/flaky'), ['payment.received']);
     receiver.respond = (notice) => (notice.path === '/flaky' ? { status: 500, body: 'database is down\nsorry' } : { status: 200 });
     const notice = await recordNotice(app, business, 'payment.received');
@@ -170,7 +168,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('honours a Retry-After on 429 beyond the schedule', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/busy'), ['client.created']);
     receiver.respond = (notice) =>
       notice.path === '/busy' && receiver.received.filter((r) => r.path === '/busy').length === 1
@@ -186,7 +184,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('disables the endpoint at the first 410 Gone, and fails its other pending deliveries', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/gone'), ['client.created']);
     const waiting = await recordNotice(app, business);
     receiver.respond = (notice) =>
@@ -217,7 +215,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('fails, without sending, a pending delivery whose endpoint was disabled meanwhile', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/switched-off'), ['client.created']);
     receiver.respond = (notice) => (notice.path === '/switched-off' ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 });
     const notice = await recordNotice(app, business);
@@ -234,7 +232,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('disables an endpoint that has been failing for five days running', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/broken'), ['client.created']);
     await db.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1`, [endpoint.id]);
     receiver.respond = (notice) => (notice.path === '/broken' ? { status: 500 } : { status: 200 });
@@ -250,7 +248,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('clears the run of failures when a delivery succeeds', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/recovered'), ['client.created']);
     await db.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '2 days' WHERE id = $1`, [endpoint.id]);
     const notice = await recordNotice(app, business);
@@ -260,7 +258,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('signs with both secrets for 24 hours after a rotation', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/rotated'), ['client.created']);
     const rotated = await app.get(WebhooksService).rotateSecret(business.slug, endpoint.id);
     expect(rotated.secret).not.toBe(endpoint.secret);
@@ -285,7 +283,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('delivers a burst, batched, with exactly one attempt recorded per delivery', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoints = await Promise.all(['/burst-a', '/burst-b'].map((path) => createEndpoint(app, business, receiver.url(path), ['client.created'])));
     const notices = await Promise.all(Array.from({ length: 40 }, () => recordNotice(app, business)));
     for (const notice of notices) {
@@ -302,7 +300,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('records a success once however often it is recorded, and drops one whose delivery is gone', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/never'), ['client.created']);
     const deliveries = app.get(NoticeDeliveriesRepository);
     const seed = async () => {
@@ -336,16 +334,16 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('queues a committed delivery whose job never reached Redis (the sweep)', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/swept'), ['client.created']);
     // What a relay that crashed between its commit and queueing leaves: relayed, a PENDING delivery, no job.
     const notice = buildNoticeBody({ type: 'client.created', businessSlug: business.slug, subjectId: newId(), occurredAt: new Date() });
-    await db.transaction(async (manager) => {
-      await manager.query(
+    await db.transaction(async (sql) => {
+      await sql.query(
         `INSERT INTO notices (id, business_id, type, payload, relayed_at) VALUES ($1, $2, $3, $4, now())`,
         [notice.id, business.id, notice.type, notice],
       );
-      await manager.query(
+      await sql.query(
         `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at)
          VALUES ($1, $2, $3, $4, 'PENDING', 0, now())`,
         [newId(), business.id, notice.id, endpoint.id],
@@ -361,7 +359,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   });
 
   it('adding a queued delivery again is a no-op: the job id is deterministic', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/hold'), ['client.created']);
     receiver.respond = (notice) => (notice.path === '/hold' ? { status: 503, headers: { 'retry-after': '30' } } : { status: 200 });
     const notice = await recordNotice(app, business);
@@ -380,7 +378,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     await queue.remove(jobId);
   });
   it('never attempts before the delivery is due, even when its job runs early', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/early'), ['client.created']);
     receiver.respond = (notice) =>
       notice.path === '/early' && receiver.received.filter((r) => r.path === '/early').length === 1
@@ -403,7 +401,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
 
 describe('notice retention', () => {
   it('purges notices older than 30 days with their deliveries and attempts, through the maintenance queue', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/old'), ['client.created']);
     const old = newId();
     const oldDelivery = newId();

@@ -1,25 +1,21 @@
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
-import { AdminModule } from '#admin/admin.module.js';
 import { NoticesRepository, type ClaimedNotice } from '#core/notices/notices.repository.js';
 import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
 import { NoticeReceiver } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, recordNotice } from '../../utils/notice-setup.js';
-import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestSql } from '../../utils/test-context.js';
 
 /**
  * The relay's transaction on its own (no worker runs here, so nothing else relays): claimed with
  * FOR UPDATE SKIP LOCKED, so relays running side by side never take the same notice twice.
  */
 let app: INestApplicationContext;
-let db: DataSource;
+let db: TestSql;
 let receiver: NoticeReceiver;
 
 beforeAll(async () => {
-  app = await NestFactory.createApplicationContext(AdminModule.forRoot(testConfig()), { logger: ['error'] });
-  db = app.get(DataSource);
+  ({ app, sql: db } = await startTestContext({ app: 'admin' }));
   receiver = await NoticeReceiver.start();
 });
 afterAll(async () => {
@@ -61,7 +57,7 @@ async function relayEverything(
 
 describe('notice relay', () => {
   it('relays each notice exactly once across concurrent relays, one delivery per subscribed enabled endpoint', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     const a = await createEndpoint(app, business, receiver.url('/a'), ['client.created', 'sale.created']);
     const b = await createEndpoint(app, business, receiver.url('/b'), ['client.created']);
     const disabled = await createEndpoint(app, business, receiver.url('/off'), ['client.created']);
@@ -98,7 +94,7 @@ describe('notice relay', () => {
   });
 
   it('rolls the whole batch back when it fails: nothing relayed, nothing half-made', async () => {
-    const business = await createBusiness(app);
+    const business = await createBusiness();
     await createEndpoint(app, business, receiver.url('/a'), ['client.created']);
     const notice = await recordNotice(app, business);
     const notices = app.get(NoticesRepository);

@@ -1,24 +1,23 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { DataSource } from 'typeorm';
-import { AdminModule } from '#admin/admin.module.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import type { HostLookup, ResolvedAddress } from '#core/webhooks/delivery-target.js';
 import { HOST_LOOKUP, NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
-import { WorkerModule } from '#worker/worker.module.js';
 import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
 import { createBusiness, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
+import { seed } from '../../utils/seed.js';
 import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, testSql, type TestSql } from '../../utils/test-context.js';
 
 /**
  * The address rules of D9 with WEBHOOKS_ALLOW_PRIVATE off: every hostile address is refused before
  * any connection is opened, and a canary listening on 127.0.0.1 counts that nothing reached it.
  * Only loopback is ever connected to; private and other ranges are only shown to be refused.
  */
-const strict = testConfig({ WEBHOOKS_ALLOW_PRIVATE: 'false', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms', NOTICE_SWEEP_EVERY_MS: '500' });
+const strictSettings = { WEBHOOKS_ALLOW_PRIVATE: 'false', WEBHOOK_RETRY_SCHEDULE: '100ms,100ms', NOTICE_SWEEP_EVERY_MS: '500' };
+const strict = testConfig(strictSettings);
 const lenient = testConfig();
 
 let canary: Server;
@@ -236,12 +235,8 @@ describe('address checks at registration and through the worker', () => {
   });
 
   it('refuses every hostile address at `webhook create`', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AdminModule.forRoot(strict)] })
-      .overrideProvider(HOST_LOOKUP)
-      .useValue(fakeLookup)
-      .compile();
-    app = await moduleRef.init();
-    const business = await createBusiness(app);
+    ({ app } = await startTestContext({ app: 'admin', config: strictSettings, providers: [[HOST_LOOKUP, fakeLookup]] }));
+    const business = await createBusiness();
     for (const url of hostileUrls()) {
       const refused = await app
         .get(WebhooksService)
@@ -250,26 +245,18 @@ describe('address checks at registration and through the worker', () => {
       expect(refused).toBeInstanceOf(DomainError);
       expect((refused as DomainError).fieldErrors).toEqual([{ path: '/url', message: expect.any(String) }]);
     }
-    const [{ n }] = await app.get(DataSource).query<{ n: string }[]>('SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1', [business.id]);
+    const [{ n }] = await testSql(app).query<{ n: string }[]>('SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1', [business.id]);
     expect(Number(n)).toBe(0);
     expect(canaryConnections).toBe(0);
   });
 
   it('checks again at every send: a name that now resolves to loopback is refused (DNS rebinding)', async () => {
     await emptyNoticesQueue(strict);
-    const moduleRef = await Test.createTestingModule({ imports: [WorkerModule.forRoot(strict)] })
-      .overrideProvider(HOST_LOOKUP)
-      .useValue(fakeLookup)
-      .compile();
-    app = await moduleRef.init();
-    const db = app.get(DataSource);
-    const business = await createBusiness(app);
+    let db: TestSql;
+    ({ app, sql: db } = await startTestContext({ app: 'worker', config: strictSettings, providers: [[HOST_LOOKUP, fakeLookup]] }));
     // Registered while the name pointed somewhere public; it has since been re-pointed at loopback.
-    const [{ id: endpointId }] = await db.query<{ id: string }[]>(
-      `INSERT INTO webhook_endpoints (id, business_id, url, events, secret)
-       VALUES (gen_random_uuid(), $1, $2, ARRAY['client.created'], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') RETURNING id`,
-      [business.id, `https://rebind.test:${port}/hook`],
-    );
+    const business = await seed({ members: [], webhooks: [{ ref: 'hook', url: `https://rebind.test:${port}/hook`, events: ['client.created'] }] });
+    const endpointId = business.webhooks.hook.id;
     const recorded = await recordNotice(app, business);
 
     const failed = await eventually(async () => {

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
-import { AdminModule } from '#admin/admin.module.js';
 import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { NOTICE_CHANNEL } from '#core/notices/notice-channel.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
-import { Database } from '#database/database.js';
+import type { AppConfig } from '#config/app-config.js';
+import type { Database } from '#database/database.js';
 import { createBusiness, type TestBusiness } from '../../utils/notice-setup.js';
-import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestSql } from '../../utils/test-context.js';
 
 /**
  * The relay's wake-up: a NOTIFY sent after the commit of a transaction that recorded notices, in
@@ -18,18 +16,16 @@ import { testConfig } from '../../utils/test-config.js';
  * previous one), and none for a transaction that rolled back.
  */
 let app: INestApplicationContext;
-let db: DataSource;
+let db: TestSql;
 let database: Database;
 let listener: pg.Client;
 let business: TestBusiness;
 const wakeups: number[] = [];
 
 beforeAll(async () => {
-  const config = testConfig();
-  app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
-  db = app.get(DataSource);
-  database = app.get(Database);
-  business = await createBusiness(app);
+  let config: AppConfig;
+  ({ app, config, sql: db, database } = await startTestContext({ app: 'admin' }));
+  business = await createBusiness();
   listener = new pg.Client({ connectionString: config.DATABASE_URL });
   await listener.connect();
   listener.on('notification', () => wakeups.push(performance.now()));

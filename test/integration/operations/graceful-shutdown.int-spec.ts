@@ -1,16 +1,14 @@
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DataSource } from 'typeorm';
-import { AdminModule } from '#admin/admin.module.js';
 import { Child, buildApps, childEnv, freePort } from '../../utils/child-process.js';
 import { eventually } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
 import { createTenant } from '../../utils/tenant-factory.js';
 import { TEST_DATABASE_NAME } from '../../utils/test-database.js';
 import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestSql } from '../../utils/test-context.js';
 
 /**
  * SIGTERM drains: the compiled API and worker, run as a deployment runs them, finish what they
@@ -22,7 +20,7 @@ jest.setTimeout(120_000);
 const QUEUE_PREFIX = `drain-${TEST_DATABASE_NAME}`;
 const config = testConfig({ QUEUE_PREFIX });
 let app: INestApplicationContext;
-let db: DataSource;
+let db: TestSql;
 const children: Child[] = [];
 
 const processEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => childEnv('drain', { QUEUE_PREFIX, ...extra });
@@ -56,8 +54,7 @@ const stillRunning = (child: Child) => child.process.exitCode === null && child.
 beforeAll(async () => {
   await emptyNoticesQueue(config);
   await buildApps();
-  app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
-  db = app.get(DataSource);
+  ({ app, sql: db } = await startTestContext({ app: 'admin', config: { QUEUE_PREFIX } }));
 });
 
 afterAll(async () => {
@@ -67,7 +64,7 @@ afterAll(async () => {
 
 describe('SIGTERM', () => {
   it('lets the API finish a request under way, stops taking new connections, then exits 0', async () => {
-    const tenant = await createTenant(app, { scopes: ['clients.write'] });
+    const tenant = await createTenant({ scopes: ['clients.write'] });
     const port = await freePort();
     const api = await start('api', /Listening on/, { PORT: String(port) });
 
@@ -123,7 +120,7 @@ describe('SIGTERM', () => {
   it('lets the worker finish the delivery it is making, then exits 0', async () => {
     const receiver = await slowReceiver(1_500);
     try {
-      const business = await createBusiness(app);
+      const business = await createBusiness();
       await createEndpoint(app, business, receiver.url, ['client.created']);
       const worker = await start('worker', /Worker started/);
       const notice = await recordNotice(app, business);
@@ -143,7 +140,7 @@ describe('SIGTERM', () => {
   it('lets the API without Redis (IN_PROCESS_JOBS) finish the delivery it is making, then exits 0', async () => {
     const receiver = await slowReceiver(1_500);
     try {
-      const business = await createBusiness(app);
+      const business = await createBusiness();
       await createEndpoint(app, business, receiver.url, ['client.created']);
       const api = await start('api', /Listening on/, { PORT: String(await freePort()), IN_PROCESS_JOBS: 'true', REDIS_URL: '' });
       const notice = await recordNotice(app, business);

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
-import { AdminModule } from '#admin/admin.module.js';
 import type { RequestBody } from '#contract/contract-types.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { SCOPES } from '#core/scopes/scope.js';
@@ -13,6 +10,7 @@ import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
 import { createEndpoint, emptyNoticesQueue } from '../../utils/notice-setup.js';
 import { TEST_DATABASE_NAME } from '../../utils/test-database.js';
 import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestSql } from '../../utils/test-context.js';
 import { TestSmtpServer } from '../../utils/test-smtp-server.js';
 
 /**
@@ -26,15 +24,14 @@ jest.setTimeout(120_000);
 
 const config = testConfig();
 let app: INestApplicationContext;
-let db: DataSource;
+let db: TestSql;
 let receiver: NoticeReceiver;
 let smtp: TestSmtpServer;
 const children: Child[] = [];
 
 beforeAll(async () => {
   await buildApps();
-  app = await NestFactory.createApplicationContext(AdminModule.forRoot(config), { logger: ['error'] });
-  db = app.get(DataSource);
+  ({ app, sql: db } = await startTestContext({ app: 'admin' }));
   // Each receiver path fails its first notice, so delivery failures and retries are logged too.
   receiver = await NoticeReceiver.start((notice) =>
     receiver.received.filter((r) => r.path === notice.path).length === 1 ? { status: 500, body: 'busy' } : { status: 204 },

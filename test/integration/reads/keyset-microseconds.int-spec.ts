@@ -1,5 +1,3 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppointmentReadsService } from '#core/appointments/appointment-reads.service.js';
 import { ClientReadsService } from '#core/clients/client-reads.service.js';
 import { parseDateTime, toTimestampLiteral } from '#core/pagination/epoch-micros.js';
@@ -7,7 +5,9 @@ import type { Page } from '#core/pagination/page.js';
 import { PaymentReadsService } from '#core/payments/payment-reads.service.js';
 import { SaleReadsService } from '#core/sales/sale-reads.service.js';
 import { ReadSeeds } from '../../utils/read-seeds.js';
-import { insertBusiness, startReads } from './reads-test.module.js';
+import { seed } from '../../utils/seed.js';
+import type { TestContext, TestSql } from '../../utils/test-context.js';
+import { startReads } from './reads-test.module.js';
 
 /**
  * PostgreSQL keeps microseconds; a Date keeps milliseconds. Rows inside one millisecond, and rows
@@ -17,14 +17,14 @@ const MILLISECOND = '2030-09-01T10:00:00.123';
 const STAMPS = ['000', '001', '001', '001', '002', '500', '999'].map((micro) => `${MILLISECOND}${micro}Z`);
 STAMPS.push('2030-09-01T10:00:00.124000Z');
 
-let app: INestApplicationContext;
-let db: DataSource;
+let context: TestContext;
+let db: TestSql;
 
 beforeAll(async () => {
-  app = await startReads();
-  db = app.get(DataSource);
+  context = await startReads();
+  db = context.sql;
 });
-afterAll(() => app.close());
+afterAll(() => context.close());
 
 /** Every item of a list, page after page. */
 async function walk<T extends { id: string }>(list: (cursor: string | undefined) => Promise<Page<T>>): Promise<string[]> {
@@ -55,20 +55,20 @@ describe('keyset positions to the microsecond', () => {
   });
 
   it.each([1, 2, 3])('walks appointments within one millisecond, %i per page', async (limit) => {
-    const businessId = await insertBusiness(db);
+    const { id: businessId } = await seed({ members: [] });
     const seeds = new ReadSeeds(db, businessId);
     const clientId = await seeds.client();
     const ids: string[] = [];
     // One staff member each: starts this close together would overlap otherwise.
     for (const startsAt of STAMPS) ids.push(await seeds.appointment({ staffId: await seeds.staff(), clientId, startsAt }));
-    const service = app.get(AppointmentReadsService);
+    const service = context.app.get(AppointmentReadsService);
     const query = { from: '2030-09-01T10:00:00.123Z', to: '2030-09-01T10:00:00.124001Z', limit };
     const walked = await walk((cursor) => service.list(businessId, { ...query, cursor }));
     expect(walked).toEqual(await inOrder('appointments', 'starts_at', ids));
   });
 
   it.each([1, 2, 3])('walks clients, payments and sales updated within one millisecond, %i per page', async (limit) => {
-    const businessId = await insertBusiness(db);
+    const { id: businessId } = await seed({ members: [] });
     const seeds = new ReadSeeds(db, businessId);
     const staffId = await seeds.staff();
     const clients: string[] = [];
@@ -84,11 +84,11 @@ describe('keyset positions to the microsecond', () => {
     const query = { limit, updatedSince: `${MILLISECOND}001Z` };
     // updatedSince is inclusive to the microsecond: the first stamp (…123000) is before it.
     const expected = async (table: string, ids: string[]) => (await inOrder(table, 'updated_at', ids)).slice(1);
-    const clientReads = app.get(ClientReadsService);
+    const clientReads = context.app.get(ClientReadsService);
     expect(await walk((cursor) => clientReads.list(businessId, { ...query, cursor }))).toEqual(await expected('clients', clients));
-    const paymentReads = app.get(PaymentReadsService);
+    const paymentReads = context.app.get(PaymentReadsService);
     expect(await walk((cursor) => paymentReads.list(businessId, { ...query, cursor }))).toEqual(await expected('payments', payments));
-    const saleReads = app.get(SaleReadsService);
+    const saleReads = context.app.get(SaleReadsService);
     expect(await walk((cursor) => saleReads.list(businessId, { ...query, cursor }))).toEqual(await expected('sales', sales));
   });
 });

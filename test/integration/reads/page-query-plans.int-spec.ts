@@ -1,5 +1,3 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppointmentReadsRepository, type AppointmentFilter } from '#core/appointments/appointment-reads.repository.js';
 import { ClientsRepository } from '#core/clients/clients.repository.js';
 import { parseDateTime } from '#core/pagination/epoch-micros.js';
@@ -7,7 +5,9 @@ import type { KeysetPosition } from '#core/pagination/keyset-position.js';
 import { PaymentReadsRepository } from '#core/payments/payment-reads.repository.js';
 import { SaleReadsRepository } from '#core/sales/sale-reads.repository.js';
 import type { BoundStatement, StatementParams } from '#database/statement.js';
-import { insertBusiness, startReads } from './reads-test.module.js';
+import { seed } from '../../utils/seed.js';
+import type { TestContext, TestSql } from '../../utils/test-context.js';
+import { startReads } from './reads-test.module.js';
 
 /**
  * A page deep in a big list must cost the same as the first: the repositories' exact SQL is
@@ -31,8 +31,8 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-let app: INestApplicationContext;
-let db: DataSource;
+let context: TestContext;
+let db: TestSql;
 let businessId: string;
 let staffIds: string[];
 
@@ -44,9 +44,9 @@ type Page = BoundStatement<StatementParams, unknown>;
 type Plan = { top: PlanNode; nodes: PlanNode[] };
 
 async function explain(page: Page, planCacheMode: 'auto' | 'force_generic_plan'): Promise<Plan> {
-  return db.transaction(async (manager) => {
-    await manager.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
-    const [row] = await manager.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${page.statement.text}`, [
+  return db.transaction(async (sql) => {
+    await sql.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
+    const [row] = await sql.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${page.statement.text}`, [
       ...page.params,
     ]);
     const top = row['QUERY PLAN'][0].Plan;
@@ -88,33 +88,32 @@ function expectKeysetPlanOf(plan: Plan, table: string, index: string, keyset: st
   expect(scan['Rows Removed by Filter'] ?? 0).toBe(0);
 }
 
-/** A bulk insert of the setup: hundreds of thousands of rows may take longer than a request's statement timeout on a loaded machine. */
-async function seed(sql: string, params: unknown[]): Promise<void> {
-  await db.transaction(async (manager) => {
-    await manager.query('SET LOCAL statement_timeout = 0');
-    await manager.query(sql, params);
+/**
+ * A bulk insert of the setup, written directly: hundreds of thousands of rows are one set-based
+ * statement each here, where the fixture loader writes a row at a time (minutes). They may take
+ * longer than a request's statement timeout on a loaded machine.
+ */
+async function bulkInsert(text: string, params: unknown[]): Promise<void> {
+  await db.transaction(async (sql) => {
+    await sql.query('SET LOCAL statement_timeout = 0');
+    await sql.query(text, params);
   });
 }
 
 beforeAll(async () => {
-  app = await startReads();
-  db = app.get(DataSource);
-  businessId = await insertBusiness(db);
-  staffIds = [];
-  for (let i = 0; i < 4; i += 1) {
-    const [{ id }] = await db.query<{ id: string }[]>(
-      `INSERT INTO staff (id, business_id, name) VALUES (gen_random_uuid(), $1, $2) RETURNING id`,
-      [businessId, `Staff ${i}`],
-    );
-    staffIds.push(id);
-  }
-  const [{ id: clientId }] = await db.query<{ id: string }[]>(
-    `INSERT INTO clients (id, business_id, name, consent) VALUES (gen_random_uuid(), $1, 'Client', true) RETURNING id`,
-    [businessId],
-  );
+  context = await startReads();
+  db = context.sql;
+  const business = await seed({
+    members: [],
+    staff: [0, 1, 2, 3].map((i) => ({ ref: `s${i}`, name: `Staff ${i}` })),
+    clients: [{ ref: 'client', name: 'Client', consent: true }],
+  });
+  businessId = business.id;
+  staffIds = [0, 1, 2, 3].map((i) => business.staff[`s${i}`]);
+  const clientId = business.clients.client;
   // One statement: four staff members in turn, a 30-minute appointment every 30 minutes (each
   // staff member's never overlap), statuses in rotation.
-  await seed(
+  await bulkInsert(
     `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
                                price_cents, currency, source, code)
      SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', $3,
@@ -124,20 +123,20 @@ beforeAll(async () => {
             LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '30 minutes' AS t) AS start`,
     [businessId, staffIds, clientId],
   );
-  await seed(
+  await bulkInsert(
     `INSERT INTO clients (id, business_id, name, consent, created_at, updated_at)
      SELECT gen_random_uuid(), $1, 'Client ' || i, true, t, t
        FROM generate_series(1, ${OTHERS}) AS i,
             LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '1 second' + (i % 7) * interval '1 microsecond' AS t) AS stamp`,
     [businessId],
   );
-  await seed(
+  await bulkInsert(
     `INSERT INTO payments (id, business_id, appointment_id, channel, method, status, amount_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), a.business_id, a.id, 'IN_PERSON', 'CARD', 'PAID', 2000, 'EUR', a.ends_at, a.ends_at
        FROM appointments a WHERE a.business_id = $1 ORDER BY a.starts_at LIMIT ${OTHERS}`,
     [businessId],
   );
-  await seed(
+  await bulkInsert(
     `INSERT INTO sales (id, business_id, number, status, subtotal_cents, discount_cents, total_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), $1, i, 'COMPLETED', 2000, 0, 2000, 'EUR', t, t
        FROM generate_series(1, ${OTHERS}) AS i,
@@ -146,7 +145,7 @@ beforeAll(async () => {
   );
   for (const table of ['appointments', 'clients', 'payments', 'sales', 'staff']) await db.query(`ANALYZE ${table}`);
 }, 300_000);
-afterAll(() => app.close());
+afterAll(() => context.close());
 
 describe('GET /appointments: a page deep in 200,000 appointments', () => {
   const everything: AppointmentFilter = {
@@ -157,7 +156,7 @@ describe('GET /appointments: a page deep in 200,000 appointments', () => {
   };
 
   it('is an index range scan from the cursor on (business_id, starts_at, id), without OFFSET or sort', async () => {
-    const repository = app.get(AppointmentReadsRepository);
+    const repository = context.app.get(AppointmentReadsRepository);
     const after = await positionAt('appointments', 'starts_at', 150_000);
     const query = repository.pageStatement(businessId, everything, { after, take: TAKE });
     await expectKeysetPlan(query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
@@ -170,21 +169,21 @@ describe('GET /appointments: a page deep in 200,000 appointments', () => {
   it('uses the status index when filtering by status', async () => {
     const filter = { ...everything, status: 'CANCELLED' as const };
     const after = await positionAt('appointments', 'starts_at', 30_000, `AND status = 'CANCELLED'`);
-    const query = app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
+    const query = context.app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
     await expectKeysetPlan(query, 'appointments', 'appointments_business_status_start_idx', 'starts_at, id');
   });
 
   it('uses the staff index when filtering by staff member', async () => {
     const filter = { ...everything, staffId: staffIds[2] };
     const after = await positionAt('appointments', 'starts_at', 40_000, `AND staff_id = '${staffIds[2]}'`);
-    const query = app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
+    const query = context.app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
     await expectKeysetPlan(query, 'appointments', 'appointments_business_staff_start_idx', 'starts_at, id');
   });
 
   it('stays an index range scan within a narrow window', async () => {
     const window = { ...everything, from: parseDateTime('2025-01-01T00:00:00Z')!, to: parseDateTime('2025-02-01T00:00:00Z')! };
     const after = await positionAt('appointments', 'starts_at', 0, `AND starts_at >= '2025-01-10T00:00:00Z'`);
-    const query = app.get(AppointmentReadsRepository).pageStatement(businessId, window, { after, take: TAKE });
+    const query = context.app.get(AppointmentReadsRepository).pageStatement(businessId, window, { after, take: TAKE });
     await expectKeysetPlan(query, 'appointments', 'appointments_business_start_idx', 'starts_at, id');
   });
 });
@@ -194,19 +193,19 @@ describe('the lists in update order: a page deep in 100,000 rows', () => {
 
   it('GET /clients is an index range scan on (business_id, updated_at, id)', async () => {
     const after = await positionAt('clients', 'updated_at', 80_000);
-    const query = app.get(ClientsRepository).pageStatement(businessId, since, { after, take: TAKE });
+    const query = context.app.get(ClientsRepository).pageStatement(businessId, since, { after, take: TAKE });
     await expectKeysetPlan(query, 'clients', 'clients_business_updated_idx', 'updated_at, id');
   });
 
   it('GET /payments is an index range scan on (business_id, updated_at, id)', async () => {
     const after = await positionAt('payments', 'updated_at', 80_000);
-    const query = app.get(PaymentReadsRepository).pageStatement(businessId, null, { after, take: TAKE });
+    const query = context.app.get(PaymentReadsRepository).pageStatement(businessId, null, { after, take: TAKE });
     await expectKeysetPlan(query, 'payments', 'payments_business_updated_idx', 'updated_at, id');
   });
 
   it('GET /sales is an index range scan on (business_id, updated_at, id)', async () => {
     const after = await positionAt('sales', 'updated_at', 80_000);
-    const query = app.get(SaleReadsRepository).pageStatement(businessId, since, { after, take: TAKE });
+    const query = context.app.get(SaleReadsRepository).pageStatement(businessId, since, { after, take: TAKE });
     await expectKeysetPlan(query, 'sales', 'sales_business_updated_idx', 'updated_at, id');
   });
 });

@@ -1,29 +1,22 @@
 import { getQueueToken } from '@nestjs/bullmq';
-import { Module, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { QueueEvents, type Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { WorkerModule } from '#worker/worker.module.js';
 import { MAINTENANCE_QUEUE, MaintenanceJob } from '#jobs/queues.js';
 import { newId } from '#database/new-id.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
-import { testConfig } from '../../utils/test-config.js';
+import { startTestContext, type TestContext } from '../../utils/test-context.js';
 import { createTenant } from '../../utils/tenant-factory.js';
 
-@Module({ imports: [WorkerModule.forRoot(testConfig()), BusinessesModule, ApiKeysModule] })
-class WorkerWithKeysModule {}
-
-let app: INestApplicationContext;
+let context: TestContext;
 beforeAll(async () => {
-  app = await NestFactory.createApplicationContext(WorkerWithKeysModule, { logger: ['error'] });
+  context = await startTestContext({ app: 'worker', imports: [BusinessesModule, ApiKeysModule] });
 });
-afterAll(() => app.close());
+afterAll(() => context.close());
 
 describe('worker: idempotency record purge', () => {
   it('deletes records past their retention through the real BullMQ queue, and keeps the others', async () => {
-    const tenant = await createTenant(app);
-    const db = app.get(DataSource);
+    const tenant = await createTenant();
+    const db = context.sql;
     const [{ id: keyId }] = await db.query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [tenant.prefix]);
     const insert = (idempotencyKey: string, expiresAt: string) =>
       db.query(
@@ -34,8 +27,8 @@ describe('worker: idempotency record purge', () => {
     await insert('expired-key-1', "now() - interval '1 minute'");
     await insert('fresh-key-01', "now() + interval '23 hours'");
 
-    const queue = app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
-    const config = testConfig();
+    const queue = context.app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE));
+    const config = context.config;
     const events = new QueueEvents(MAINTENANCE_QUEUE, { connection: { url: config.REDIS_URL }, prefix: config.QUEUE_PREFIX });
     await events.waitUntilReady();
     const job = await queue.add(MaintenanceJob.PurgeIdempotencyRecords, {});

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { withAdminContext } from '#admin/admin-context.js';
-import type { AppConfig } from '#config/app-config.js';
 import type { FixtureAppointment, FixtureBusiness, FixturePayment, FixtureSale } from '#core/fixtures/fixture-file.js';
-import { FixturesService } from '#core/fixtures/fixtures.service.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { ALL_WEEK } from '../../factories/booking-fixture.js';
 import type { Tenant } from '../../utils/tenant-factory.js';
-import { testConfig } from '../../utils/test-config.js';
+import { seed } from '../../utils/seed.js';
 
 /** The first year of the slots the suites book into: always in the future, always the same shape. */
 export const BOOKING_YEAR = new Date().getUTCFullYear() + 2;
@@ -41,11 +38,11 @@ function seededStart(n: number): string {
 }
 
 /**
- * A business with everything an operation needs to succeed, loaded by the fixtures loader of
- * `admin fixtures load` (the command's own code, one transaction). Slugs, phones and e-mails are
- * unique per call, so several salons live side by side in one test database.
+ * A business with everything an operation needs to succeed, seeded (on the database of
+ * `settings`, the test database by default). Slugs, phones and e-mails are unique per call, so
+ * several salons live side by side in one test database.
  */
-export async function loadRobustSalon(options: RobustSalonOptions = {}, config: AppConfig = testConfig()): Promise<RobustSalon> {
+export async function loadRobustSalon(options: RobustSalonOptions = {}, settings: Record<string, string> = {}): Promise<RobustSalon> {
   const slug = `robust-${randomUUID().slice(0, 8)}`;
   const tag = slug.slice(-8);
   const digits = () => String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0');
@@ -87,42 +84,42 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, config: 
     internalNote: `secret note ${tag}`,
   }));
   const ownerEmail = `owner@${slug}.example`;
-  const business: FixtureBusiness = {
-    ref: 'b',
-    slug,
-    name: `Salão ${tag}`,
-    timezone: 'Europe/Lisbon',
-    country: 'PT',
-    currency: 'EUR',
-    locale: 'pt-PT',
-    plan: options.plan ?? 'TEAM',
-    notificationEmail: null,
-    members: [{ ref: 'owner', name: 'Owner', email: ownerEmail, role: 'OWNER' }],
-    services: [
-      { ref: 'cut', name: `Corte ${tag}`, durationMin: 30, priceCents: 2500, category: 'Cabelo' },
-      { ref: 'color', name: `Coloração ${tag}`, durationMin: 60, priceCents: 4000 },
-      { ref: 'retired', name: `Permanente ${tag}`, durationMin: 90, priceCents: 6000, active: false },
-    ],
-    staff: [
-      { ref: 'ana', name: `Ana ${tag}`, workingHours: ALL_WEEK },
-      { ref: 'rui', name: `Rui ${tag}`, services: ['cut'], workingHours: ALL_WEEK },
-      { ref: 'bea', name: `Bea ${tag}`, active: false, workingHours: ALL_WEEK },
-    ],
-    clients: clientNames.map((name, i) => ({
-      ref: `c${i}`,
-      name,
-      phone: `+3519${[1, 2, 3][i]}${digits()}`,
-      email: i === 2 ? null : `client${i}.${tag}@example.com`,
-      consent: true,
-      notes: `secret notes ${tag}`,
-    })),
-    appointments,
-    payments,
-    sales,
-    keys: [{ ref: 'all', member: 'owner', name: 'All scopes', scopes: SCOPES }],
-  };
-  const refs = await withAdminContext(config, (app) => app.get(FixturesService).load({ businesses: [business] }));
-  const loaded = refs.businesses.b;
+  const loaded = await seed(
+    {
+      slug,
+      name: `Salão ${tag}`,
+      timezone: 'Europe/Lisbon',
+      country: 'PT',
+      currency: 'EUR',
+      locale: 'pt-PT',
+      plan: options.plan ?? 'TEAM',
+      notificationEmail: null,
+      members: [{ ref: 'owner', name: 'Owner', email: ownerEmail, role: 'OWNER' }],
+      services: [
+        { ref: 'cut', name: `Corte ${tag}`, durationMin: 30, priceCents: 2500, category: 'Cabelo' },
+        { ref: 'color', name: `Coloração ${tag}`, durationMin: 60, priceCents: 4000 },
+        { ref: 'retired', name: `Permanente ${tag}`, durationMin: 90, priceCents: 6000, active: false },
+      ],
+      staff: [
+        { ref: 'ana', name: `Ana ${tag}`, workingHours: ALL_WEEK },
+        { ref: 'rui', name: `Rui ${tag}`, services: ['cut'], workingHours: ALL_WEEK },
+        { ref: 'bea', name: `Bea ${tag}`, active: false, workingHours: ALL_WEEK },
+      ],
+      clients: clientNames.map((name, i) => ({
+        ref: `c${i}`,
+        name,
+        phone: `+3519${[1, 2, 3][i]}${digits()}`,
+        email: i === 2 ? null : `client${i}.${tag}@example.com`,
+        consent: true,
+        notes: `secret notes ${tag}`,
+      })),
+      appointments,
+      payments,
+      sales,
+      keys: [{ ref: 'all', member: 'owner', name: 'All scopes', scopes: SCOPES }],
+    },
+    settings,
+  );
   return {
     tenant: { businessId: loaded.id, slug, ownerEmail, key: loaded.keys.all.key, prefix: loaded.keys.all.prefix },
     staff: { ana: loaded.staff.ana, rui: loaded.staff.rui, bea: loaded.staff.bea },
