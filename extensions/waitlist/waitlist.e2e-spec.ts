@@ -49,7 +49,7 @@ const join = (body: Partial<WaitlistSchemas['WaitlistJoinRequest']>, options: { 
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  tenant = await createTenant(api.app);
+  tenant = await createTenant();
   db = api.app.get(DataSource);
   serviceId = await createService(tenant);
 });
@@ -152,7 +152,7 @@ describe('the waitlist extension', () => {
   });
 
   it("keeps each business's entries to itself", async () => {
-    const other = await createTenant(api.app);
+    const other = await createTenant();
     const created = await join({ clientId: await consentingClient(), serviceId, from: '2026-12-01', to: '2026-12-02' });
     expect((await api.get(`/waitlist/${created.body.id}`, { key: other.key })).status).toBe(404);
     const otherService = await createService(other);
@@ -171,7 +171,7 @@ describe('the waitlist extension', () => {
     const writeOnly = await createKey(api.app, tenant, ['clients.write']);
     expect((await api.get(`/waitlist/${entry.body.id}`, { key: writeOnly })).status).toBe(403);
 
-    const free = await createTenant(api.app, { plan: 'FREE' });
+    const free = await createTenant({ plan: 'FREE' });
     expect((await join({ clientId: randomUUID(), serviceId, from: '2026-12-01', to: '2026-12-02' }, { key: free.key })).status).toBe(402);
     expect((await api.get(`/waitlist/${entry.body.id}`, { key: free.key })).status).toBe(402);
   });
@@ -183,7 +183,7 @@ describe('the waitlist extension', () => {
   });
 
   it('lets an endpoint subscribe to waitlist.joined, and lists the entries with `admin waitlist list`', async () => {
-    const t = await createTenant(api.app);
+    const t = await createTenant();
     const service = await createService(t);
     const first = await join(
       { clientId: await consentingClient(t), serviceId: service, from: '2026-12-01', to: '2026-12-02' },
