@@ -103,9 +103,24 @@ function importBoundaries(root, where, extraPatterns = []) {
 // (The `globals` package would give the full list; it is not a dependency, and these suffice.)
 const NODE_GLOBALS = Object.fromEntries(
   [
-    'AbortController', 'AbortSignal', 'Buffer', 'TextDecoder', 'TextEncoder', 'URL',
-    'URLSearchParams', 'clearImmediate', 'clearInterval', 'clearTimeout', 'console', 'fetch',
-    'performance', 'process', 'queueMicrotask', 'setImmediate', 'setInterval', 'setTimeout',
+    'AbortController',
+    'AbortSignal',
+    'Buffer',
+    'TextDecoder',
+    'TextEncoder',
+    'URL',
+    'URLSearchParams',
+    'clearImmediate',
+    'clearInterval',
+    'clearTimeout',
+    'console',
+    'fetch',
+    'performance',
+    'process',
+    'queueMicrotask',
+    'setImmediate',
+    'setInterval',
+    'setTimeout',
     'structuredClone',
   ].map((name) => [name, 'readonly']),
 );
@@ -145,20 +160,14 @@ export default defineConfig(
       '@typescript-eslint/no-misused-promises': 'error',
       // A switch over a union (error codes, statuses, enums) must name every member; a `default`
       // does not count, so adding a member to the contract breaks the build where it matters.
-      '@typescript-eslint/switch-exhaustiveness-check': [
-        'error',
-        { considerDefaultExhaustiveForUnions: false },
-      ],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: false }],
       // OFF on purpose: Nest's dependency injection reads constructor parameter types from the
       // metadata that `emitDecoratorMetadata` emits. `import type { FooService }` is erased, so
       // the metadata becomes `Object` and Nest can no longer resolve the dependency. Injected
       // classes must be imported as values even when only used as types.
       '@typescript-eslint/consistent-type-imports': 'off',
       // `_`-prefixed names are deliberately unused (interface-mandated parameters, rest omits).
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
-      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
     },
   },
 

@@ -24,17 +24,20 @@ const HEADER = ['', 'figure', 'median', 'spread (min–max)', 'target', ''];
 export function textTable(scenarios: ScenarioReport[]): string {
   const rows = [HEADER, ...scenarios.flatMap((s) => s.figures.map(cells))];
   const widths = HEADER.map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** The figures as a Markdown table, for the README's Performance section. */
 export function markdownTable(scenarios: ScenarioReport[]): string {
   const rows = scenarios.flatMap((s) => s.figures.map(cells));
-  return [
-    `| ${HEADER.join(' | ')} |`,
-    `|${HEADER.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
-  ].join('\n');
+  return [`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 }
 
 /** Each missed target, and the top costs of every profile taken, for the terminal and the README. */
@@ -43,7 +46,9 @@ export function costsSummary(scenarios: ScenarioReport[]): string {
   for (const scenario of scenarios) {
     const missed = scenario.figures.filter((f) => f.met === false);
     if (missed.length > 0) {
-      lines.push(`${scenario.id} missed: ${missed.map((f) => `${f.name} = ${f.median} (target ${OPS[f.target!.op]} ${f.target!.value})`).join('; ')}`);
+      lines.push(
+        `${scenario.id} missed: ${missed.map((f) => `${f.name} = ${f.median} (target ${OPS[f.target!.op]} ${f.target!.value})`).join('; ')}`,
+      );
     }
     const profile = scenario.profile;
     if (!profile) continue;

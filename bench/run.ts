@@ -66,7 +66,9 @@ function git(): { commit: string; dirty: boolean } {
 const { options, rebuildData } = parseArgs(process.argv.slice(2));
 pinSelf(LOAD_CORE);
 const loadBefore = loadavg();
-log(`load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}${loadBefore[0] > 0.5 ? ' — the machine is busy: figures will be noisy' : ''}`);
+log(
+  `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}${loadBefore[0] > 0.5 ? ' — the machine is busy: figures will be noisy' : ''}`,
+);
 
 const template = await ensureTemplate(rebuildData, log);
 const runUrl = await createRunDatabase();

@@ -3,7 +3,4 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist/apps/api/assets', { recursive: true });
-copyFileSync(
-  'node_modules/@scalar/api-reference/dist/browser/standalone.js',
-  'dist/apps/api/assets/scalar-api-reference.js',
-);
+copyFileSync('node_modules/@scalar/api-reference/dist/browser/standalone.js', 'dist/apps/api/assets/scalar-api-reference.js');

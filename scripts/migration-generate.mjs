@@ -16,8 +16,7 @@ if (diff.upQueries.length === 0) {
 const timestamp = Date.now();
 const className = `${name}${timestamp}`;
 const literal = (sql) => '`' + sql.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${') + '`';
-const line = (q) =>
-  `    await queryRunner.query(${literal(q.query)}${q.parameters?.length ? `, ${JSON.stringify(q.parameters)}` : ''});`;
+const line = (q) => `    await queryRunner.query(${literal(q.query)}${q.parameters?.length ? `, ${JSON.stringify(q.parameters)}` : ''});`;
 const file = `libs/database/src/migrations/${timestamp}-${name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}.ts`;
 writeFileSync(
   file,

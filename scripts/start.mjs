@@ -90,8 +90,20 @@ if (!key) {
     key = (await admin('fixtures', 'load', 'scripts/demo-fixture.json')).businesses.demo.keys.demo.key;
   } catch {
     // The demo business exists already in this database: give it a new key instead.
-    key = (await admin('key', 'create', '--business', 'demo-salon', '--member', 'ana@demo-salon.example', '--name', 'Demo key',
-      '--scopes', 'appointments.read,appointments.write,clients.read,clients.write,services.read,payments.read,sales.read')).key;
+    key = (
+      await admin(
+        'key',
+        'create',
+        '--business',
+        'demo-salon',
+        '--member',
+        'ana@demo-salon.example',
+        '--name',
+        'Demo key',
+        '--scopes',
+        'appointments.read,appointments.write,clients.read,clients.write,services.read,payments.read,sales.read',
+      )
+    ).key;
   }
   writeFileSync(DEMO, JSON.stringify({ key, database }, null, 2), { mode: 0o600 });
 }

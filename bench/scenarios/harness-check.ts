@@ -23,14 +23,40 @@ export async function harnessCheck(bench: Bench, hello: Service): Promise<Scenar
     title: 'Harness check: raw node:http hello',
     method: 'node:http answering a constant on the app core; autocannon on the other core, 50 connections, no pipelining.',
     figures: [
-      figure('H0', 'hello throughput', 'req/s', samples.map((s) => s.rps)),
-      figure('H0', 'busier core: server or generator CPU share (1 = saturated)', 'share', samples.map((s) => Math.max(s.appCpuShare, s.generatorCpuShare)), {
-        op: '>=',
-        value: 0.9,
-      }),
-      figure('H0', 'hello server CPU share', 'share', samples.map((s) => s.appCpuShare)),
-      figure('H0', 'load generator CPU share', 'share', samples.map((s) => s.generatorCpuShare)),
-      figure('H0', 'hello CPU per request', 'µs', samples.map((s) => s.cpuUsPerRequest)),
+      figure(
+        'H0',
+        'hello throughput',
+        'req/s',
+        samples.map((s) => s.rps),
+      ),
+      figure(
+        'H0',
+        'busier core: server or generator CPU share (1 = saturated)',
+        'share',
+        samples.map((s) => Math.max(s.appCpuShare, s.generatorCpuShare)),
+        {
+          op: '>=',
+          value: 0.9,
+        },
+      ),
+      figure(
+        'H0',
+        'hello server CPU share',
+        'share',
+        samples.map((s) => s.appCpuShare),
+      ),
+      figure(
+        'H0',
+        'load generator CPU share',
+        'share',
+        samples.map((s) => s.generatorCpuShare),
+      ),
+      figure(
+        'H0',
+        'hello CPU per request',
+        'µs',
+        samples.map((s) => s.cpuUsPerRequest),
+      ),
     ],
     rounds: { 'raw node:http': samples },
   };

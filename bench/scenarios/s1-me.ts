@@ -32,7 +32,13 @@ export async function meScenario(bench: Bench, hello: Service): Promise<Scenario
         figure('S1', 'ours throughput', 'req/s', rps('ours')),
         figure('S1', 'bare Nest CPU per request', 'µs', cpu('bare Nest')),
         figure('S1', 'ours CPU per request', 'µs', cpu('ours')),
-        figure('S1', 'ours admitted by the rate limiter', 'share', samples.ours.map((s) => s.admitted), { op: '>=', value: 0.999 }),
+        figure(
+          'S1',
+          'ours admitted by the rate limiter',
+          'share',
+          samples.ours.map((s) => s.admitted),
+          { op: '>=', value: 0.999 },
+        ),
       ],
       rounds: samples,
       settings: { api: bench.publicSettings() },
@@ -46,5 +52,7 @@ export async function meScenario(bench: Bench, hello: Service): Promise<Scenario
 
 /** GET /me once with every throughput key (the baselines ignore the key). */
 export function meRequests(bench: Bench): Requests {
-  return { fixed: bench.catalogue.keys.map(({ key }) => ({ method: 'GET', path: '/v1/api/me', headers: { authorization: `Bearer ${key}` } })) };
+  return {
+    fixed: bench.catalogue.keys.map(({ key }) => ({ method: 'GET', path: '/v1/api/me', headers: { authorization: `Bearer ${key}` } })),
+  };
 }

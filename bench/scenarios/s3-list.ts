@@ -43,13 +43,19 @@ export async function listScenario(bench: Bench): Promise<ScenarioReport> {
     const report: ScenarioReport = {
       id: 'S3',
       title: `GET /appointments: page 1 against page ${DEEP_PAGE} (limit ${LIMIT}) of 200,000`,
-      method: 'One API; the two pages loaded in turn each round with the big business\'s 2,000 keys. Latency ratio = p50 of page 4,000 / p50 of page 1.',
+      method:
+        "One API; the two pages loaded in turn each round with the big business's 2,000 keys. Latency ratio = p50 of page 4,000 / p50 of page 1.",
       figures: [
         figure('S3', `page ${DEEP_PAGE} / page 1 (p50 latency)`, 'ratio', ratios(p50(deep), p50('page 1')), { op: '<=', value: 1.2 }),
         figure('S3', `page 1 / page ${DEEP_PAGE} (throughput)`, 'ratio', ratios(rps('page 1'), rps(deep))),
         figure('S3', 'page 1 throughput', 'req/s', rps('page 1')),
         figure('S3', 'page 1 p50 latency', 'ms', p50('page 1')),
-        figure('S3', 'ours CPU per request (page 1)', 'µs', samples['page 1'].map((s) => s.cpuUsPerRequest)),
+        figure(
+          'S3',
+          'ours CPU per request (page 1)',
+          'µs',
+          samples['page 1'].map((s) => s.cpuUsPerRequest),
+        ),
       ],
       rounds: samples,
       checks,

@@ -55,9 +55,25 @@ export async function bookingScenario(bench: Bench): Promise<ScenarioReport> {
         figure('S4', 'ours / raw insert (throughput)', 'ratio', ratios(rps('ours'), rps('raw insert')), { op: '>=', value: 0.35 }),
         figure('S4', 'ours throughput', 'req/s', rps('ours')),
         figure('S4', 'raw insert throughput', 'req/s', rps('raw insert')),
-        figure('S4', 'ours CPU per request', 'µs', samples.ours.map((s) => s.cpuUsPerRequest)),
-        figure('S4', 'ours p99 latency', 'ms', samples.ours.map((s) => s.latencyMs.p99)),
-        figure('S4', 'ours 201 share', 'share', samples.ours.map((s) => s.admitted), { op: '>=', value: 0.999 }),
+        figure(
+          'S4',
+          'ours CPU per request',
+          'µs',
+          samples.ours.map((s) => s.cpuUsPerRequest),
+        ),
+        figure(
+          'S4',
+          'ours p99 latency',
+          'ms',
+          samples.ours.map((s) => s.latencyMs.p99),
+        ),
+        figure(
+          'S4',
+          'ours 201 share',
+          'share',
+          samples.ours.map((s) => s.admitted),
+          { op: '>=', value: 0.999 },
+        ),
         figure('S4', `race: 201s among ${RACE_REQUESTS} concurrent bookings of one slot`, 'count', [created], { op: '==', value: 1 }),
       ],
       rounds: samples,
@@ -83,12 +99,22 @@ function bookings(bench: Bench, slots: SlotAllocator): Requests {
   };
 }
 
-function bookingRequest(key: string, business: BusinessData, slot: { staffId: string; startAt: string }, idempotencyKey: string): RequestSpec {
+function bookingRequest(
+  key: string,
+  business: BusinessData,
+  slot: { staffId: string; startAt: string },
+  idempotencyKey: string,
+): RequestSpec {
   return {
     method: 'POST',
     path: '/v1/api/appointments',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-    body: JSON.stringify({ staffId: slot.staffId, serviceId: business.serviceId, startAt: slot.startAt, client: { id: business.clientId } }),
+    body: JSON.stringify({
+      staffId: slot.staffId,
+      serviceId: business.serviceId,
+      startAt: slot.startAt,
+      client: { id: business.clientId },
+    }),
   };
 }
 

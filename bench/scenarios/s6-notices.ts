@@ -73,16 +73,34 @@ export async function noticesScenario(bench: Bench): Promise<ScenarioReport> {
     const report: ScenarioReport = {
       id: 'S6',
       title: 'Change notices: worker deliveries against a plain undici loop',
-      method:
-        `Each round commits ${bench.options.noticesPerRound} notices in one transaction (one endpoint per business, 100 businesses) and times commit → last arrival at a loopback receiver on the generator core; the baseline POSTs the same bodies, signed the same way, with undici's keep-alive pool and ${DELIVERY_CONCURRENCY} in flight (the worker's concurrency). Latency: one notice per transaction at a quarter of the worker's median rate.`,
+      method: `Each round commits ${bench.options.noticesPerRound} notices in one transaction (one endpoint per business, 100 businesses) and times commit → last arrival at a loopback receiver on the generator core; the baseline POSTs the same bodies, signed the same way, with undici's keep-alive pool and ${DELIVERY_CONCURRENCY} in flight (the worker's concurrency). Latency: one notice per transaction at a quarter of the worker's median rate.`,
       figures: [
-        figure('S6', 'worker / undici loop (deliveries per second)', 'ratio', ratios(workerRates, samples['undici loop'].map((s) => s.rate)), {
-          op: '>=',
-          value: 0.5,
-        }),
+        figure(
+          'S6',
+          'worker / undici loop (deliveries per second)',
+          'ratio',
+          ratios(
+            workerRates,
+            samples['undici loop'].map((s) => s.rate),
+          ),
+          {
+            op: '>=',
+            value: 0.5,
+          },
+        ),
         figure('S6', 'worker deliveries per second', '/s', workerRates),
-        figure('S6', 'undici loop deliveries per second', '/s', samples['undici loop'].map((s) => s.rate)),
-        figure('S6', 'worker CPU per delivery', 'µs', samples.worker.map((s) => s.cpuUsPerDelivery)),
+        figure(
+          'S6',
+          'undici loop deliveries per second',
+          '/s',
+          samples['undici loop'].map((s) => s.rate),
+        ),
+        figure(
+          'S6',
+          'worker CPU per delivery',
+          'µs',
+          samples.worker.map((s) => s.cpuUsPerDelivery),
+        ),
         figure('S6', `commit-to-receipt p50 at ${Math.round(latency.rate)}/s`, 'ms', [latency.p50Ms], { op: '<=', value: 50 }),
         figure('S6', `commit-to-receipt p99 at ${Math.round(latency.rate)}/s`, 'ms', [latency.p99Ms], { op: '<=', value: 250 }),
       ],
@@ -161,7 +179,12 @@ async function commitNotices(pool: pg.Pool, notices: Notice[]): Promise<number> 
     await client.query(
       `INSERT INTO notices (id, business_id, type, payload)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[])`,
-      [notices.map((n) => n.body.id), notices.map((n) => n.businessId), notices.map((n) => n.body.type), notices.map((n) => JSON.stringify(n.body))],
+      [
+        notices.map((n) => n.body.id),
+        notices.map((n) => n.businessId),
+        notices.map((n) => n.body.type),
+        notices.map((n) => JSON.stringify(n.body)),
+      ],
     );
     await client.query('SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, '']);
     await client.query('COMMIT');
@@ -172,7 +195,10 @@ async function commitNotices(pool: pg.Pool, notices: Notice[]): Promise<number> 
 }
 
 async function workerRound(worker: PinnedProcess, pool: pg.Pool, receiver: Receiver, notices: Notice[]): Promise<DeliverySample> {
-  const arrived = receiver.expect(notices.map((n) => n.body.id), ROUND_TIMEOUT_MS);
+  const arrived = receiver.expect(
+    notices.map((n) => n.body.id),
+    ROUND_TIMEOUT_MS,
+  );
   const cpuBefore = worker.cpuMs();
   const committedAt = await commitNotices(pool, notices);
   const lastArrival = await arrived;
@@ -188,12 +214,19 @@ async function senderRound(receiver: Receiver, notices: Notice[], secrets: Endpo
     url: receiver.url,
     concurrency: DELIVERY_CONCURRENCY,
     // The bytes the worker sends: the stored body, re-read in docs/design-record.md#d9's field order.
-    notices: notices.map((n) => ({ id: n.body.id, body: JSON.stringify(checkNoticeBody(n.body)), secrets: [secrets.byBusinessId.get(n.businessId)!] })),
+    notices: notices.map((n) => ({
+      id: n.body.id,
+      body: JSON.stringify(checkNoticeBody(n.body)),
+      secrets: [secrets.byBusinessId.get(n.businessId)!],
+    })),
   };
   mkdirSync(ARTEFACTS, { recursive: true });
   const file = join(ARTEFACTS, 'sender-input.json');
   writeFileSync(file, JSON.stringify(input));
-  const arrived = receiver.expect(input.notices.map((n) => n.id), ROUND_TIMEOUT_MS);
+  const arrived = receiver.expect(
+    input.notices.map((n) => n.id),
+    ROUND_TIMEOUT_MS,
+  );
   const sender = await PinnedProcess.start({
     name: 'undici loop',
     core: APP_CORE,
@@ -235,7 +268,10 @@ interface LatencyResult {
  */
 async function latencyRun(bench: Bench, pool: pg.Pool, receiver: Receiver, notices: (count: number) => Notice[], rate: number) {
   const batch = notices(Math.max(1, Math.round(rate * bench.options.latencySeconds)));
-  const arrived = receiver.expect(batch.map((n) => n.body.id), ROUND_TIMEOUT_MS + bench.options.latencySeconds * 1000);
+  const arrived = receiver.expect(
+    batch.map((n) => n.body.id),
+    ROUND_TIMEOUT_MS + bench.options.latencySeconds * 1000,
+  );
   const committed = new Map<string, number>();
   const writes: Promise<void>[] = [];
   const start = preciseNow();

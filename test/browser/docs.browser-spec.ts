@@ -37,7 +37,16 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -69,7 +78,9 @@ describe('GET /docs in Chromium', () => {
       await page.getByRole('button', { name: `Close Group - ${tag}`, exact: true }).waitFor();
     }
     const sidebar = await page.locator('body').innerText();
-    const missing = operations.filter((operation) => !sidebar.includes(operation.summary ?? operation.operationId)).map((operation) => operation.operationId);
+    const missing = operations
+      .filter((operation) => !sidebar.includes(operation.summary ?? operation.operationId))
+      .map((operation) => operation.operationId);
     expect(missing).toEqual([]);
     expect(failures).toEqual([]);
 

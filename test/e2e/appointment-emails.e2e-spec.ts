@@ -114,13 +114,17 @@ describe('appointment e-mails through SMTP', () => {
     await smtp.waitFor(sentTo(desk, 'Marcação cancelada'));
 
     // The sender records sent_at just after the server accepted the message: wait for it.
-    const rows = await eventually(async () => {
-      const found = await db.query<{ sent_at: Date | null; attempts: number }[]>(
-        'SELECT e.sent_at, e.attempts FROM outbound_emails e JOIN appointments a ON a.id = e.appointment_id WHERE a.business_id = $1',
-        [salon.businessId],
-      );
-      return found.length === 6 && found.every((row) => row.sent_at !== null) ? found : null;
-    }, 10_000, 'all six e-mails recorded as sent');
+    const rows = await eventually(
+      async () => {
+        const found = await db.query<{ sent_at: Date | null; attempts: number }[]>(
+          'SELECT e.sent_at, e.attempts FROM outbound_emails e JOIN appointments a ON a.id = e.appointment_id WHERE a.business_id = $1',
+          [salon.businessId],
+        );
+        return found.length === 6 && found.every((row) => row.sent_at !== null) ? found : null;
+      },
+      10_000,
+      'all six e-mails recorded as sent',
+    );
     expect(rows.every((row) => row.attempts === 1)).toBe(true);
   });
 
@@ -138,15 +142,21 @@ describe('appointment e-mails through SMTP', () => {
     smtp.refuse(salon.clientEmail, 1);
     const booked = await write('/appointments', bookingFor(salon, '2035-07-11T09:00:00Z'), salon.keys[1]);
     expect(booked.status).toBe(201);
-    await smtp.waitFor((mail) => mail.to.includes(salon.clientEmail.toLowerCase()) && (mail.message.headers.subject ?? '').includes('11 de julho'));
+    await smtp.waitFor(
+      (mail) => mail.to.includes(salon.clientEmail.toLowerCase()) && (mail.message.headers.subject ?? '').includes('11 de julho'),
+    );
     // The sender records sent_at just after the server accepted the message: wait for it.
-    const row = await eventually(async () => {
-      const [found] = await db.query<{ sent_at: Date | null; attempts: number; last_error: string | null }[]>(
-        `SELECT sent_at, attempts, last_error FROM outbound_emails WHERE appointment_id = $1 AND audience = 'CLIENT'`,
-        [booked.body.id],
-      );
-      return found?.sent_at ? found : null;
-    }, 10_000, 'the client e-mail recorded as sent');
+    const row = await eventually(
+      async () => {
+        const [found] = await db.query<{ sent_at: Date | null; attempts: number; last_error: string | null }[]>(
+          `SELECT sent_at, attempts, last_error FROM outbound_emails WHERE appointment_id = $1 AND audience = 'CLIENT'`,
+          [booked.body.id],
+        );
+        return found?.sent_at ? found : null;
+      },
+      10_000,
+      'the client e-mail recorded as sent',
+    );
     expect(row.attempts).toBe(2);
     expect(row.last_error).toContain('451');
   });

@@ -48,7 +48,13 @@ function post(path: string, body: unknown, options: { key?: string; idempotencyK
 const book = (body: Booking, options?: { key?: string; idempotencyKey?: string }) => post('/appointments', body, options);
 
 function formA(startAt: string, overrides: Partial<Booking> = {}): Booking {
-  return { staffId: salon.staff.ana, serviceId: salon.services.cut, startAt, client: { id: salon.clients.joao }, ...overrides } satisfies Booking;
+  return {
+    staffId: salon.staff.ana,
+    serviceId: salon.services.cut,
+    startAt,
+    client: { id: salon.clients.joao },
+    ...overrides,
+  } satisfies Booking;
 }
 
 let phoneSeq = 0;
@@ -110,11 +116,21 @@ describe('POST /appointments', () => {
   it('accepts any offset and books PENDING when the business does not auto-confirm', async () => {
     const studio = await loadBookingFixture({ autoConfirm: false, notificationEmail: null });
     const res = await book(
-      { staffId: studio.staff.ana, serviceId: studio.services.color, startAt: '2035-02-02T11:00:00+01:00', client: { id: studio.clients.maria } },
+      {
+        staffId: studio.staff.ana,
+        serviceId: studio.services.color,
+        startAt: '2035-02-02T11:00:00+01:00',
+        client: { id: studio.clients.maria },
+      },
       { key: studio.keys[0] },
     );
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'PENDING', scheduledAt: '2035-02-02T10:00:00.000Z', endsAt: '2035-02-02T11:00:00.000Z', durationMin: 60 });
+    expect(res.body).toMatchObject({
+      status: 'PENDING',
+      scheduledAt: '2035-02-02T10:00:00.000Z',
+      endsAt: '2035-02-02T11:00:00.000Z',
+      durationMin: 60,
+    });
     expect(res.body.price).toEqual({ cents: 4000, currency: 'EUR' });
     // Maria has no e-mail and the studio no notification address: nobody to write to.
     expect(await emailsOf(res.body.id)).toEqual([]);
@@ -144,13 +160,21 @@ describe('POST /appointments', () => {
     const clientsBefore = await count('SELECT count(*) AS n FROM clients WHERE business_id = $1', [salon.businessId]);
     const [{ phone }] = await db.query<{ phone: string }[]>('SELECT phone FROM clients WHERE id = $1', [salon.clients.joao]);
     const startAt = day(2, '10:00:00');
-    const samePhone = await book({ ...formA(startAt), client: { name: 'Someone Else', phone, email: `other.${randomUUID().slice(0, 6)}@example.com` } });
-    const sameEmail = await book({ ...formA(startAt), client: { name: 'Someone Else', phone: newPhone(), email: salon.clientEmail.toUpperCase() } });
+    const samePhone = await book({
+      ...formA(startAt),
+      client: { name: 'Someone Else', phone, email: `other.${randomUUID().slice(0, 6)}@example.com` },
+    });
+    const sameEmail = await book({
+      ...formA(startAt),
+      client: { name: 'Someone Else', phone: newPhone(), email: salon.clientEmail.toUpperCase() },
+    });
     for (const res of [samePhone, sameEmail]) {
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('CLIENT_EXISTS');
     }
-    expect(await count('SELECT count(*) AS n FROM appointments WHERE business_id = $1 AND starts_at = $2', [salon.businessId, startAt])).toBe(0);
+    expect(
+      await count('SELECT count(*) AS n FROM appointments WHERE business_id = $1 AND starts_at = $2', [salon.businessId, startAt]),
+    ).toBe(0);
     expect(await count('SELECT count(*) AS n FROM clients WHERE business_id = $1', [salon.businessId])).toBe(clientsBefore);
     expect(await count('SELECT count(*) AS n FROM notices WHERE business_id = $1', [salon.businessId])).toBe(noticesBefore);
     const [after] = await db.query<object[]>('SELECT * FROM clients WHERE id = $1', [salon.clients.joao]);
@@ -180,7 +204,10 @@ describe('POST /appointments', () => {
       ['before the working hours (Lisbon summer: 08:00 local is 07:00Z)', formA('2035-07-03T06:45:00Z')],
       ['running past the working hours', formA(day(4, '19:45:00'))],
       ['an inactive service', formA(day(4, '10:00:00'), { serviceId: salon.services.retired })],
-      ['a service the staff member does not perform', formA(day(4, '10:00:00'), { staffId: salon.staff.rui, serviceId: salon.services.color })],
+      [
+        'a service the staff member does not perform',
+        formA(day(4, '10:00:00'), { staffId: salon.staff.rui, serviceId: salon.services.color }),
+      ],
       ['a staff member who takes no bookings', formA(day(4, '10:00:00'), { staffId: salon.staff.bea })],
     ];
     for (const [why, body] of cases) {
@@ -210,18 +237,27 @@ describe('POST /appointments', () => {
     const startAt = day(6, '12:00:00');
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        book(formA(startAt, { client: { id: i % 2 === 0 ? salon.clients.joao : salon.clients.maria } }), { key: salon.keys[i % salon.keys.length] }),
+        book(formA(startAt, { client: { id: i % 2 === 0 ? salon.clients.joao : salon.clients.maria } }), {
+          key: salon.keys[i % salon.keys.length],
+        }),
       ),
     );
     const outcomes = responses.map((r) => (r.status === 201 ? '201' : `${r.status} ${r.body.code}`));
     expect(outcomes.filter((o) => o === '201')).toHaveLength(1);
     expect(outcomes.filter((o) => o === '409 SLOT_TAKEN')).toHaveLength(49);
-    expect(await count(`SELECT count(*) AS n FROM appointments WHERE staff_id = $1 AND starts_at = $2`, [salon.staff.ana, startAt])).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM appointments WHERE staff_id = $1 AND starts_at = $2`, [salon.staff.ana, startAt])).toBe(
+      1,
+    );
   });
 
   it('gives 50 concurrent identical requests with one Idempotency-Key one appointment, one notice, one e-mail and identical answers', async () => {
     const studio = await loadBookingFixture({ notificationEmail: null, keys: 1 });
-    const body = { staffId: studio.staff.ana, serviceId: studio.services.cut, startAt: day(7, '09:00:00'), client: { id: studio.clients.joao } } satisfies Booking;
+    const body = {
+      staffId: studio.staff.ana,
+      serviceId: studio.services.cut,
+      startAt: day(7, '09:00:00'),
+      client: { id: studio.clients.joao },
+    } satisfies Booking;
     const idempotencyKey = randomUUID();
     const responses = await Promise.all(Array.from({ length: 50 }, () => book(body, { key: studio.keys[0], idempotencyKey })));
     expect(new Set(responses.map((r) => `${r.status} ${r.text}`)).size).toBe(1);
@@ -261,13 +297,19 @@ describe('POST /appointments', () => {
     }
     const startAt = body.startAt;
     const nothing = async () => ({
-      appointments: await count('SELECT count(*) AS n FROM appointments WHERE business_id = $1 AND starts_at = $2', [salon.businessId, startAt]),
+      appointments: await count('SELECT count(*) AS n FROM appointments WHERE business_id = $1 AND starts_at = $2', [
+        salon.businessId,
+        startAt,
+      ]),
       clients: await count('SELECT count(*) AS n FROM clients WHERE email = $1', [email]),
       notices: await count(
         `SELECT count(*) AS n FROM notices n JOIN appointments a ON a.id::text = n.payload->'data'->>'id' WHERE a.starts_at = $1 AND a.business_id = $2`,
         [startAt, salon.businessId],
       ),
-      emails: await count('SELECT count(*) AS n FROM outbound_emails e JOIN appointments a ON a.id = e.appointment_id WHERE a.starts_at = $1 AND a.business_id = $2', [startAt, salon.businessId]),
+      emails: await count(
+        'SELECT count(*) AS n FROM outbound_emails e JOIN appointments a ON a.id = e.appointment_id WHERE a.starts_at = $1 AND a.business_id = $2',
+        [startAt, salon.businessId],
+      ),
     });
     expect(await nothing()).toEqual({ appointments: 0, clients: 0, notices: 0, emails: 0 });
 
@@ -370,7 +412,9 @@ describe('POST /appointments/{id}/reschedule', () => {
     const past = await reschedule(b.body.id, { startAt: '2020-01-06T10:00:00Z' });
     expect(past.body.code).toBe('SLOT_UNAVAILABLE');
     // Both are untouched.
-    const statuses = await db.query<{ status: string }[]>('SELECT status FROM appointments WHERE id = ANY($1) ORDER BY starts_at', [[a.body.id, b.body.id]]);
+    const statuses = await db.query<{ status: string }[]>('SELECT status FROM appointments WHERE id = ANY($1) ORDER BY starts_at', [
+      [a.body.id, b.body.id],
+    ]);
     expect(statuses.map((s) => s.status)).toEqual(['CONFIRMED', 'CONFIRMED']);
   });
 
@@ -425,7 +469,11 @@ describe('POST /appointments/{id}/cancel', () => {
     const replay = await cancel(booked.body.id, { reason }, { key, idempotencyKey });
     expect(replay.text).toBe(res.text);
     expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(await count(`SELECT count(*) AS n FROM notices WHERE type = 'appointment.cancelled' AND payload->'data'->>'id' = $1`, [booked.body.id])).toBe(1);
+    expect(
+      await count(`SELECT count(*) AS n FROM notices WHERE type = 'appointment.cancelled' AND payload->'data'->>'id' = $1`, [
+        booked.body.id,
+      ]),
+    ).toBe(1);
 
     // The slot is free again.
     expect((await book(formA(day(16, '10:00:00')))).status).toBe(201);
@@ -440,7 +488,10 @@ describe('POST /appointments/{id}/cancel', () => {
 
   it('lets only one of two concurrent cancels through; the other sees it CANCELLED', async () => {
     const booked = await book(formA(day(17, '10:00:00')));
-    const [a, b] = await Promise.all([cancel(booked.body.id, { reason: 'First caller' }), cancel(booked.body.id, { reason: 'Second caller' })]);
+    const [a, b] = await Promise.all([
+      cancel(booked.body.id, { reason: 'First caller' }),
+      cancel(booked.body.id, { reason: 'Second caller' }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect([a, b].find((r) => r.status === 409)!.body.code).toBe('APPOINTMENT_NOT_ACTIVE');
   });

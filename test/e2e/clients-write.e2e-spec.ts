@@ -135,7 +135,13 @@ describe('POST /clients', () => {
     expect(replay.text).toBe(sameEmail.text);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(sentAs(replay)).toEqual(sentAs(sameEmail));
-    expect(await count('SELECT count(*) AS n FROM clients WHERE business_id = $1 AND (phone = $2 OR lower(email) = lower($3))', [tenant.businessId, original.phone, original.email])).toBe(1);
+    expect(
+      await count('SELECT count(*) AS n FROM clients WHERE business_id = $1 AND (phone = $2 OR lower(email) = lower($3))', [
+        tenant.businessId,
+        original.phone,
+        original.email,
+      ]),
+    ).toBe(1);
     const fetched = await api.get(`/clients/${created.body.id}`, { key: tenant.key });
     expect(fetched.body).toEqual(created.body);
   });
@@ -184,7 +190,7 @@ describe('POST /clients', () => {
 });
 
 describe('GET /clients/{id}', () => {
-  it('is 404 for a non-UUID id and for another business\'s client', async () => {
+  it("is 404 for a non-UUID id and for another business's client", async () => {
     const created = await post(newClient());
     const other = await createTenant();
     expect((await api.get(`/clients/${created.body.id}`, { key: other.key })).status).toBe(404);

@@ -9,7 +9,13 @@ import { REPO_ROOT } from '../utils/child-process.js';
 import { createTenant } from '../utils/tenant-factory.js';
 import { testConfig } from '../utils/test-config.js';
 // eslint-disable-next-line no-restricted-imports -- the README's partner example, run here against the real API so that it stays true
-import { SchedulingApiError, bookAppointment, createClientRecord, createSchedulingClient, listAppointments } from '../../examples/partner-client.js';
+import {
+  SchedulingApiError,
+  bookAppointment,
+  createClientRecord,
+  createSchedulingClient,
+  listAppointments,
+} from '../../examples/partner-client.js';
 
 let app: NestExpressApplication;
 let apiUrl: string;
@@ -39,7 +45,12 @@ describe('examples/partner-client.ts (openapi-fetch, typed by the contract)', ()
   it('books, lists the booking back, and reports a taken slot as a typed problem', async () => {
     const salon = await loadBookingFixture({ keys: 1 });
     const client = createSchedulingClient(apiUrl, salon.keys[0]);
-    const booking = { staffId: salon.staff.ana, serviceId: salon.services.cut, startAt: '2035-09-04T10:00:00Z', client: { id: salon.clients.joao } };
+    const booking = {
+      staffId: salon.staff.ana,
+      serviceId: salon.services.cut,
+      startAt: '2035-09-04T10:00:00Z',
+      client: { id: salon.clients.joao },
+    };
     const booked = await bookAppointment(client, booking);
     expect(booked.status).toBe('CONFIRMED');
 
@@ -56,7 +67,9 @@ describe('README', () => {
   it('shows the examples’ code as it is in examples/', () => {
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Examples'), readme.indexOf('\n## ', readme.indexOf('## Examples') + 1));
-    const sources = ['partner-client.ts', 'notice-receiver.ts'].map((file) => readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')).join('\n');
+    const sources = ['partner-client.ts', 'notice-receiver.ts']
+      .map((file) => readFileSync(join(REPO_ROOT, 'examples', file), 'utf8'))
+      .join('\n');
     const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     for (const block of blocks) expect(sources).toContain(block);

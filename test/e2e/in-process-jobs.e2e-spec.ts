@@ -84,7 +84,12 @@ describe('the API without Redis (IN_PROCESS_JOBS)', () => {
       const created = await api.post('/clients', {
         key: tenant.key,
         headers: { 'Idempotency-Key': randomUUID() },
-        body: { name: 'Rita Lopes', phone: '+351913000321', email: 'rita@example.com', consent: true } satisfies RequestBody<'createClient'>,
+        body: {
+          name: 'Rita Lopes',
+          phone: '+351913000321',
+          email: 'rita@example.com',
+          consent: true,
+        } satisfies RequestBody<'createClient'>,
       });
       expect(created.status).toBe(201);
 
@@ -118,7 +123,12 @@ describe('the API without Redis (IN_PROCESS_JOBS)', () => {
     const booked = await api.post('/appointments', {
       key: salon.keys[0],
       headers: { 'Idempotency-Key': randomUUID() },
-      body: { staffId: salon.staff.ana, serviceId: salon.services.cut, startAt: '2035-07-10T09:30:00Z', client: { id: salon.clients.joao } },
+      body: {
+        staffId: salon.staff.ana,
+        serviceId: salon.services.cut,
+        startAt: '2035-07-10T09:30:00Z',
+        client: { id: salon.clients.joao },
+      },
     });
     expect(booked.status).toBe(201);
 

@@ -100,11 +100,21 @@ describe('GET /services and 403 API_SCOPE_MISSING', () => {
   it('lists the services with the business currency for a key with services.read', async () => {
     const shop = await createTenant({ currency: 'BRL' });
     const services = api.app.get(ServicesRepository);
-    for (const [name, active] of [['Manicure', true], ['Cut', false]] as const) {
+    for (const [name, active] of [
+      ['Manicure', true],
+      ['Cut', false],
+    ] as const) {
       await services.insert(
         Object.assign(new ServiceEntity(), {
-          id: newId(), businessId: shop.businessId, name, durationMin: 45, priceCents: 3000,
-          category: null, active, createdAt: new Date(), updatedAt: new Date(),
+          id: newId(),
+          businessId: shop.businessId,
+          name,
+          durationMin: 45,
+          priceCents: 3000,
+          category: null,
+          active,
+          createdAt: new Date(),
+          updatedAt: new Date(),
         }),
       );
     }

@@ -119,10 +119,18 @@ describe('the D9 mapping of writes to notices', () => {
     const tenant = await loadTenant();
     const other = await loadTenant();
     const create = (slug: string, path: string, events: WebhookEventType[]) =>
-      admin('webhook', 'create', '--business', slug, '--url', receiver.url(path), '--events', events.join(',')) as Promise<{ id: string; secret: string }>;
+      admin('webhook', 'create', '--business', slug, '--url', receiver.url(path), '--events', events.join(',')) as Promise<{
+        id: string;
+        secret: string;
+      }>;
     const clientsAndPayments = await create(tenant.slug, '/clients-and-payments', ['client.created', 'payment.received']);
     const sales = await create(tenant.slug, '/sales', ['sale.created']);
-    const appointments = await create(tenant.slug, '/appointments', ['appointment.created', 'appointment.confirmed', 'appointment.cancelled', 'appointment.rescheduled']);
+    const appointments = await create(tenant.slug, '/appointments', [
+      'appointment.created',
+      'appointment.confirmed',
+      'appointment.cancelled',
+      'appointment.rescheduled',
+    ]);
     await create(other.slug, '/other-business', [...WEBHOOK_EVENT_TYPES]);
     const secrets = new Map([
       ['/clients-and-payments', clientsAndPayments.secret],
@@ -137,11 +145,45 @@ describe('the D9 mapping of writes to notices', () => {
       body: { name: 'Marta Reis', phone: '+351916000777', email: 'marta@example.com', consent: true } satisfies RequestBody<'createClient'>,
     });
     expect(created.status).toBe(201);
-    const paid = await admin('payment', 'record', '--business', tenant.slug, '--appointment', tenant.appointment, '--amount', '2500', '--method', 'MBWAY', '--status', 'PAID');
-    const pending = await admin('payment', 'record', '--business', tenant.slug, '--appointment', tenant.appointment, '--amount', '1000', '--method', 'CARD', '--status', 'PENDING');
+    const paid = await admin(
+      'payment',
+      'record',
+      '--business',
+      tenant.slug,
+      '--appointment',
+      tenant.appointment,
+      '--amount',
+      '2500',
+      '--method',
+      'MBWAY',
+      '--status',
+      'PAID',
+    );
+    const pending = await admin(
+      'payment',
+      'record',
+      '--business',
+      tenant.slug,
+      '--appointment',
+      tenant.appointment,
+      '--amount',
+      '1000',
+      '--method',
+      'CARD',
+      '--status',
+      'PENDING',
+    );
     expect(pending.noticeId).toBeNull();
     const saleFile = join(folder, 'sale.json');
-    await writeFile(saleFile, JSON.stringify({ clientId: tenant.client, appointmentId: tenant.appointment, items: [{ type: 'SERVICE', name: 'Haircut', serviceId: tenant.service, quantity: 1, unitPriceCents: 2500, costCents: 900 }], internalNote: 'cash drawer 2' }));
+    await writeFile(
+      saleFile,
+      JSON.stringify({
+        clientId: tenant.client,
+        appointmentId: tenant.appointment,
+        items: [{ type: 'SERVICE', name: 'Haircut', serviceId: tenant.service, quantity: 1, unitPriceCents: 2500, costCents: 900 }],
+        internalNote: 'cash drawer 2',
+      }),
+    );
     const sale = await admin('sale', 'record', '--business', tenant.slug, '--file', saleFile);
 
     // Appointment writes: book (Form A, and Form B with a new client), reschedule, cancel, confirm.
@@ -217,7 +259,10 @@ describe('the D9 mapping of writes to notices', () => {
     }
 
     // The outbox holds exactly these notices for the business, each exactly D9's body.
-    const stored = await db.query<{ type: string; payload: Record<string, unknown> }[]>('SELECT type, payload FROM notices WHERE business_id = $1', [tenant.id]);
+    const stored = await db.query<{ type: string; payload: Record<string, unknown> }[]>(
+      'SELECT type, payload FROM notices WHERE business_id = $1',
+      [tenant.id],
+    );
     expect(stored.map((n) => n.type).sort()).toEqual(expected.map((e) => e.type).sort());
     for (const { type, payload } of stored) {
       expect(Object.keys(payload).sort()).toEqual([...D9_FIELDS].sort());

@@ -13,9 +13,7 @@ afterAll(() => api.close());
 /** The value of one sample of a metric in Prometheus text format, 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
   const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`${name}{`) && wanted.every((w) => l.includes(w)));
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && wanted.every((w) => l.includes(w)));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -26,10 +24,14 @@ describe('health', () => {
     expect(live.body).toEqual({ status: 'ok' });
     expect(live.headers['ratelimit-limit']).toBeUndefined();
     // Right after boot the Redis client may still be connecting: not ready yet, truthfully.
-    const ready = await eventually(async () => {
-      const res = await api.get('/health/ready');
-      return res.status === 200 ? res : null;
-    }, 5_000, 'readiness');
+    const ready = await eventually(
+      async () => {
+        const res = await api.get('/health/ready');
+        return res.status === 200 ? res : null;
+      },
+      5_000,
+      'readiness',
+    );
     expect(ready.body.status).toBe('ok');
     expect(ready.body.info).toMatchObject({ postgresql: { status: 'up' }, redis: { status: 'up' } });
   });
@@ -109,8 +111,15 @@ describe('queue dashboard (/admin/queues)', () => {
     const get = (path: string) => request(board.app.getHttpServer()).get(path);
 
     it('refuses a request without the token, or with another, asking for it', async () => {
-      for (const authorization of [undefined, `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, 'Bearer', `Basic ${Buffer.from(`admin:${token}x`).toString('base64')}`]) {
-        const res = authorization === undefined ? await get('/admin/queues') : await get('/admin/queues').set('Authorization', authorization);
+      for (const authorization of [
+        undefined,
+        `Bearer ${token}x`,
+        `Bearer ${token.slice(0, -1)}`,
+        'Bearer',
+        `Basic ${Buffer.from(`admin:${token}x`).toString('base64')}`,
+      ]) {
+        const res =
+          authorization === undefined ? await get('/admin/queues') : await get('/admin/queues').set('Authorization', authorization);
         expect(res.status).toBe(401);
         expect(res.headers['www-authenticate']).toMatch(/Basic realm="queue dashboard"/);
         expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -131,7 +140,11 @@ describe('queue dashboard (/admin/queues)', () => {
 
       const queues = await get('/admin/queues/api/queues').set('Authorization', `Bearer ${token}`);
       expect(queues.status).toBe(200);
-      expect((queues.body as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort()).toEqual(['emails', 'maintenance', 'notices']);
+      expect((queues.body as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort()).toEqual([
+        'emails',
+        'maintenance',
+        'notices',
+      ]);
     });
   });
 });

@@ -26,15 +26,22 @@ describe('GET /appointments/{id} and the Appointment record', () => {
     seeds = new ReadSeeds(db, tenant.businessId);
   });
 
-  it('returns every field, with the staff member\'s and the client\'s names', async () => {
+  it("returns every field, with the staff member's and the client's names", async () => {
     const staffId = await seeds.staff('Ana Costa');
     const clientId = await seeds.client({ name: 'João Silva' });
     const serviceId = await seeds.service('Haircut');
     const previous = await seeds.appointment({ staffId, clientId, serviceId, startsAt: '2030-01-07T09:00:00Z', status: 'RESCHEDULED' });
     const locationId = randomUUID();
     const id = await seeds.appointment({
-      staffId, clientId, serviceId, serviceName: 'Haircut', startsAt: '2030-01-08T15:00:00.123456Z', durationMin: 45,
-      priceCents: 3200, locationId, rescheduledFromId: previous,
+      staffId,
+      clientId,
+      serviceId,
+      serviceName: 'Haircut',
+      startsAt: '2030-01-08T15:00:00.123456Z',
+      durationMin: 45,
+      priceCents: 3200,
+      locationId,
+      rescheduledFromId: previous,
     });
     const res = await api.get(`/appointments/${id}`, { key: tenant.key });
     expect(res.status).toBe(200);
@@ -59,16 +66,24 @@ describe('GET /appointments/{id} and the Appointment record', () => {
   it('keeps the service name when the service is gone (service.id null)', async () => {
     const staffId = await seeds.staff();
     const clientId = await seeds.client();
-    const id = await seeds.appointment({ staffId, clientId, serviceId: null, serviceName: 'Old colouring', startsAt: '2030-01-09T10:00:00Z' });
+    const id = await seeds.appointment({
+      staffId,
+      clientId,
+      serviceId: null,
+      serviceName: 'Old colouring',
+      startsAt: '2030-01-09T10:00:00Z',
+    });
     const res = await api.get(`/appointments/${id}`, { key: tenant.key });
     expect(res.body.service).toEqual({ id: null, name: 'Old colouring' });
   });
 
-  it('answers 404 for an unknown id, a non-UUID and another business\'s appointment', async () => {
+  it("answers 404 for an unknown id, a non-UUID and another business's appointment", async () => {
     const other = await createTenant();
     const otherSeeds = new ReadSeeds(db, other.businessId);
     const theirs = await otherSeeds.appointment({
-      staffId: await otherSeeds.staff(), clientId: await otherSeeds.client(), startsAt: '2030-01-07T09:00:00Z',
+      staffId: await otherSeeds.staff(),
+      clientId: await otherSeeds.client(),
+      startsAt: '2030-01-07T09:00:00Z',
     });
     expect((await api.get(`/appointments/${theirs}`, { key: other.key })).status).toBe(200);
     for (const id of [theirs, randomUUID(), 'not-a-uuid']) {
@@ -95,7 +110,13 @@ describe('GET /appointments filters', () => {
     ids.beforeFrom = await seeds.appointment({ staffId: ana, clientId, startsAt: '2030-03-31T23:59:59.999999Z', status: 'COMPLETED' });
     ids.atFrom = await seeds.appointment({ staffId: ana, clientId, startsAt: '2030-04-01T00:00:00Z' });
     ids.rui = await seeds.appointment({ staffId: rui, clientId, startsAt: '2030-04-01T10:00:00Z', status: 'PENDING' });
-    ids.cancelled = await seeds.appointment({ staffId: ana, clientId, startsAt: '2030-04-02T10:00:00Z', status: 'CANCELLED', cancellationReason: 'Sick' });
+    ids.cancelled = await seeds.appointment({
+      staffId: ana,
+      clientId,
+      startsAt: '2030-04-02T10:00:00Z',
+      status: 'CANCELLED',
+      cancellationReason: 'Sick',
+    });
     ids.justBeforeTo = await seeds.appointment({ staffId: rui, clientId, startsAt: '2030-04-07T23:59:59.999999Z', status: 'COMPLETED' });
     ids.atTo = await seeds.appointment({ staffId: ana, clientId, startsAt: '2030-04-08T00:00:00Z' });
   });
@@ -113,7 +134,10 @@ describe('GET /appointments filters', () => {
 
   it('reads from and to in any offset', async () => {
     expect(await list({ from: '2030-04-01T01:00:00+01:00', to: '2030-04-07T20:00:00-04:00' })).toEqual([
-      ids.atFrom, ids.rui, ids.cancelled, ids.justBeforeTo,
+      ids.atFrom,
+      ids.rui,
+      ids.cancelled,
+      ids.justBeforeTo,
     ]);
   });
 
@@ -125,7 +149,7 @@ describe('GET /appointments filters', () => {
     expect(await list({ ...week, staffId: randomUUID() })).toEqual([]);
   });
 
-  it('never shows another business\'s appointments', async () => {
+  it("never shows another business's appointments", async () => {
     const other = await createTenant();
     const res = await api.get('/appointments', { key: other.key, query: { ...week, staffId: ana } });
     expect(res.body).toEqual({ data: [], nextCursor: null });

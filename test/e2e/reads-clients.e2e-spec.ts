@@ -26,7 +26,13 @@ describe('GET /clients', () => {
   });
 
   it('lists clients in order of update with the Client record, from updatedSince inclusive', async () => {
-    const first = await seeds.client({ name: 'Ana', phone: '+351912000001', email: 'ana@example.com', birthDate: '1990-04-01', updatedAt: '2030-01-01T10:00:00.000001Z' });
+    const first = await seeds.client({
+      name: 'Ana',
+      phone: '+351912000001',
+      email: 'ana@example.com',
+      birthDate: '1990-04-01',
+      updatedAt: '2030-01-01T10:00:00.000001Z',
+    });
     const second = await seeds.client({ name: 'Bia', updatedAt: '2030-01-01T10:00:00.000002Z' });
     const third = await seeds.client({ name: 'Caio', updatedAt: '2030-01-02T00:00:00Z' });
     const all = await api.get('/clients', { key: tenant.key });
@@ -34,8 +40,13 @@ describe('GET /clients', () => {
     expect(all.body).toEqual({
       data: [
         {
-          id: first, name: 'Ana', phone: '+351912000001', email: 'ana@example.com', birthDate: '1990-04-01',
-          createdAt: '2030-01-01T10:00:00.000Z', updatedAt: '2030-01-01T10:00:00.000Z',
+          id: first,
+          name: 'Ana',
+          phone: '+351912000001',
+          email: 'ana@example.com',
+          birthDate: '1990-04-01',
+          createdAt: '2030-01-01T10:00:00.000Z',
+          updatedAt: '2030-01-01T10:00:00.000Z',
         },
         expect.objectContaining({ id: second, phone: null, email: null, birthDate: null }),
         expect.objectContaining({ id: third }),
@@ -51,7 +62,7 @@ describe('GET /clients', () => {
     expect(later.body).toEqual({ data: [], nextCursor: null });
   });
 
-  it('never lists another business\'s clients', async () => {
+  it("never lists another business's clients", async () => {
     const other = await createTenant();
     await new ReadSeeds(db, other.businessId).client({ name: 'Not yours' });
     const res = await api.get('/clients', { key: tenant.key, query: { limit: 100 } });
@@ -84,8 +95,7 @@ describe('walking GET /clients with limit=7 while clients change (incremental sy
        RETURNING id`,
       [tenant.businessId],
     );
-    const touch = async (id: string) =>
-      db.query(`UPDATE clients SET name = name || ' (edited)', updated_at = now() WHERE id = $1`, [id]);
+    const touch = async (id: string) => db.query(`UPDATE clients SET name = name || ' (edited)', updated_at = now() WHERE id = $1`, [id]);
 
     const editedAfterSeen: string[] = [];
     const editedBeforeSeen: string[] = [];

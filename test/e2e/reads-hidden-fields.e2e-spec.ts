@@ -20,7 +20,20 @@ const MARKERS = {
   internalNote: 'INTERNAL-NOTE-MARKER',
 };
 /** Starts of property names that would betray a hidden field even with an unremarkable value. */
-const HIDDEN_NAMES = ['"code"', '"cancellation', '"reason', '"guardian', '"consent', '"notes', '"instrument', '"last4', '"brand', '"cost', '"margin', '"internal'];
+const HIDDEN_NAMES = [
+  '"code"',
+  '"cancellation',
+  '"reason',
+  '"guardian',
+  '"consent',
+  '"notes',
+  '"instrument',
+  '"last4',
+  '"brand',
+  '"cost',
+  '"margin',
+  '"internal',
+];
 
 let api: E2eApi;
 let tenant: Tenant;

@@ -50,9 +50,24 @@ describe('GET /payments and GET /payments/{id}', () => {
 
   beforeAll(async () => {
     // Inserted out of update order: the list must be by updatedAt, not by insertion or id.
-    refunded = await seeds.payment({ appointmentId: appointmentIds[2], status: 'REFUNDED', method: 'MBWAY', updatedAt: '2030-05-03T12:00:00.000002Z' });
-    paid = await seeds.payment({ appointmentId: appointmentIds[0], status: 'PAID', paidAt: '2030-05-01T09:35:00.5Z', updatedAt: '2030-05-01T09:35:00.5Z' });
-    pending = await seeds.payment({ appointmentId: appointmentIds[1], status: 'PENDING', method: 'PIX', updatedAt: '2030-05-03T12:00:00.000001Z' });
+    refunded = await seeds.payment({
+      appointmentId: appointmentIds[2],
+      status: 'REFUNDED',
+      method: 'MBWAY',
+      updatedAt: '2030-05-03T12:00:00.000002Z',
+    });
+    paid = await seeds.payment({
+      appointmentId: appointmentIds[0],
+      status: 'PAID',
+      paidAt: '2030-05-01T09:35:00.5Z',
+      updatedAt: '2030-05-01T09:35:00.5Z',
+    });
+    pending = await seeds.payment({
+      appointmentId: appointmentIds[1],
+      status: 'PENDING',
+      method: 'PIX',
+      updatedAt: '2030-05-03T12:00:00.000001Z',
+    });
   });
 
   it('returns every field of a payment', async () => {
@@ -80,7 +95,7 @@ describe('GET /payments and GET /payments/{id}', () => {
     expect((await walk('/payments', { updatedSince: '2030-05-03T12:00:00.000002Z' })).ids).toEqual([refunded]);
   });
 
-  it('answers 404 for an unknown id, a non-UUID and another business\'s payment', async () => {
+  it("answers 404 for an unknown id, a non-UUID and another business's payment", async () => {
     for (const id of [randomUUID(), 'x1']) expect((await api.get(`/payments/${id}`, { key: tenant.key })).status).toBe(404);
     const res = await api.get(`/payments/${paid}`, { key: other.key });
     expect(res.status).toBe(404);
@@ -109,7 +124,13 @@ describe('GET /sales and GET /sales/{id}', () => {
         { type: 'GIFT_CARD', name: 'Gift card', unitPriceCents: 2000 },
       ],
     });
-    open = await seeds.sale({ number: 2, status: 'OPEN', paymentPending: true, updatedAt: '2030-05-02T09:00:00Z', items: [{ name: 'Cut', unitPriceCents: 1500 }] });
+    open = await seeds.sale({
+      number: 2,
+      status: 'OPEN',
+      paymentPending: true,
+      updatedAt: '2030-05-02T09:00:00Z',
+      items: [{ name: 'Cut', unitPriceCents: 1500 }],
+    });
     bare = await seeds.sale({ number: 3, status: 'VOID', updatedAt: '2030-05-02T11:00:00Z', items: [] });
   });
 
@@ -124,9 +145,36 @@ describe('GET /sales and GET /sales/{id}', () => {
       appointmentId: appointmentIds[0],
       paymentPending: false,
       items: [
-        { id: sale.itemIds[0], type: 'SERVICE', name: 'Colouring', serviceId, quantity: 1, unitPriceCents: 4000, discountCents: 0, totalCents: 4000 },
-        { id: sale.itemIds[1], type: 'PRODUCT', name: 'Shampoo', serviceId: null, quantity: 2, unitPriceCents: 1200, discountCents: 200, totalCents: 2200 },
-        { id: sale.itemIds[2], type: 'GIFT_CARD', name: 'Gift card', serviceId: null, quantity: 1, unitPriceCents: 2000, discountCents: 0, totalCents: 2000 },
+        {
+          id: sale.itemIds[0],
+          type: 'SERVICE',
+          name: 'Colouring',
+          serviceId,
+          quantity: 1,
+          unitPriceCents: 4000,
+          discountCents: 0,
+          totalCents: 4000,
+        },
+        {
+          id: sale.itemIds[1],
+          type: 'PRODUCT',
+          name: 'Shampoo',
+          serviceId: null,
+          quantity: 2,
+          unitPriceCents: 1200,
+          discountCents: 200,
+          totalCents: 2200,
+        },
+        {
+          id: sale.itemIds[2],
+          type: 'GIFT_CARD',
+          name: 'Gift card',
+          serviceId: null,
+          quantity: 1,
+          unitPriceCents: 2000,
+          discountCents: 0,
+          totalCents: 2000,
+        },
       ],
       subtotalCents: 8200,
       discountCents: 500,
@@ -147,7 +195,7 @@ describe('GET /sales and GET /sales/{id}', () => {
     expect(pending.body).toMatchObject({ status: 'OPEN', paymentPending: true });
   });
 
-  it('answers 404 for an unknown id and another business\'s sale', async () => {
+  it("answers 404 for an unknown id and another business's sale", async () => {
     expect((await api.get(`/sales/${randomUUID()}`, { key: tenant.key })).status).toBe(404);
     expect((await api.get(`/sales/${sale.id}`, { key: other.key })).status).toBe(404);
     expect((await api.get('/sales', { key: other.key })).body).toEqual({ data: [], nextCursor: null });

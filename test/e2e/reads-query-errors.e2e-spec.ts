@@ -83,7 +83,14 @@ describe('unknown parameters', () => {
 
 describe('updatedSince', () => {
   it.each(UPDATE_ORDER_LISTS)('%s refuses what is not a date-time with an offset', async (path) => {
-    for (const updatedSince of ['yesterday', '2030-01-01', '2030-01-01T00:00:00', '2030-02-30T00:00:00Z', '2030-01-01T25:00:00Z', '1700000000']) {
+    for (const updatedSince of [
+      'yesterday',
+      '2030-01-01',
+      '2030-01-01T00:00:00',
+      '2030-02-30T00:00:00Z',
+      '2030-01-01T25:00:00Z',
+      '1700000000',
+    ]) {
       expectProblem(await get(path, { updatedSince }), 'VALIDATION_FAILED', ['/query/updatedSince']);
     }
   });
@@ -209,7 +216,11 @@ describe('scopes', () => {
 
   it('each read needs its scope, checked before the input (403 before 400 and 404)', async () => {
     for (const [route, scope, path] of routes) {
-      const key = await createKey(api.app, tenant, READ_SCOPES.filter((s) => s !== scope));
+      const key = await createKey(
+        api.app,
+        tenant,
+        READ_SCOPES.filter((s) => s !== scope),
+      );
       const res = await api.get(path(), { key });
       expect({ route, status: res.status, code: res.body.code }).toEqual({ route, status: 403, code: 'API_SCOPE_MISSING' });
       expect(res.body.detail).toContain(scope);

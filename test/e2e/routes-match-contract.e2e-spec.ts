@@ -67,7 +67,11 @@ describe('routes and the contract', () => {
   });
 
   it('every operation of the document is served by a keyed route', () => {
-    const served = new Set(registeredRoutes().filter((r) => !r.isPublic).map((r) => `${r.method} ${r.path}`));
+    const served = new Set(
+      registeredRoutes()
+        .filter((r) => !r.isPublic)
+        .map((r) => `${r.method} ${r.path}`),
+    );
     const documented = [...operationsById(loadServedContract().document).values()].map((o) => `${o.method} ${o.path}`);
     expect(documented.filter((o) => !served.has(o))).toEqual([]);
   });

@@ -36,13 +36,17 @@ function successCases(salon: RobustSalon, day: number): RepresentativeCase[] {
 }
 
 function send(c: RepresentativeCase, key: string | undefined, options: Partial<CallOptions> = {}): Promise<ApiResponse> {
-  const headers = c.headers['Idempotency-Key'] ? { ...c.headers, 'Idempotency-Key': `matrix-${Date.now()}-${Math.random().toString(36).slice(2)}` } : c.headers;
+  const headers = c.headers['Idempotency-Key']
+    ? { ...c.headers, 'Idempotency-Key': `matrix-${Date.now()}-${Math.random().toString(36).slice(2)}` }
+    : c.headers;
   return api.call(c.method, c.path, { key, rawBody: c.body, ...options, headers: { ...headers, ...options.headers } });
 }
 
-describe('scopes: only the operation\'s x-required-scope gets past 403', () => {
+describe("scopes: only the operation's x-required-scope gets past 403", () => {
   it('for every operation and every single-scope key (and a key with all the others)', async () => {
-    const single = Object.fromEntries(await Promise.all(SCOPES.map(async (s) => [s, await createKey(api.app, mine.tenant, [s])] as const))) as Record<Scope, string>;
+    const single = Object.fromEntries(
+      await Promise.all(SCOPES.map(async (s) => [s, await createKey(api.app, mine.tenant, [s])] as const)),
+    ) as Record<Scope, string>;
     const outcomes: string[] = [];
     for (const c of successCases(mine, 1)) {
       const required = operations.get(c.operationId)!.operation['x-required-scope'] as Scope | undefined;
@@ -55,7 +59,11 @@ describe('scopes: only the operation\'s x-required-scope gets past 403', () => {
         if (!ok) outcomes.push(`${c.operationId} with ${scope}: ${res.status} ${res.text.slice(0, 160)}`);
       }
       if (required !== undefined) {
-        const others = await createKey(api.app, mine.tenant, SCOPES.filter((s) => s !== required));
+        const others = await createKey(
+          api.app,
+          mine.tenant,
+          SCOPES.filter((s) => s !== required),
+        );
         const res = await send(c, others);
         if (res.status !== 403) outcomes.push(`${c.operationId} with every scope but ${required}: ${res.status}`);
       } else {
@@ -67,7 +75,7 @@ describe('scopes: only the operation\'s x-required-scope gets past 403', () => {
   });
 });
 
-describe('another business\'s ids: always 404 NOT_FOUND, never its data', () => {
+describe("another business's ids: always 404 NOT_FOUND, never its data", () => {
   const appointmentsOf = async (salon: RobustSalon) =>
     db.query<{ id: string; status: string; starts_at: Date; staff_id: string }[]>(
       'SELECT id, status, starts_at, staff_id FROM appointments WHERE business_id = $1 ORDER BY id',
@@ -105,16 +113,28 @@ describe('another business\'s ids: always 404 NOT_FOUND, never its data', () => 
   });
 
   it('in a body: staffId, serviceId and client.id of a booking, staffId of a reschedule', async () => {
-    const before = { appointments: await countOf('appointments', theirs), mine: await countOf('appointments', mine), clients: await countOf('clients', theirs) };
+    const before = {
+      appointments: await countOf('appointments', theirs),
+      mine: await countOf('appointments', mine),
+      clients: await countOf('clients', theirs),
+    };
     const key = mine.tenant.key;
     const startAt = new Date(Date.UTC(BOOKING_YEAR + 11, 3, 4, 10)).toISOString();
     const booking = { staffId: mine.staff.ana, serviceId: mine.services.cut, startAt, client: { id: mine.clients[0] } };
-    const post = (path: string, body: object) => api.post(path, { key, body, headers: { 'Idempotency-Key': `body-ref-${Math.random().toString(36).slice(2)}` } });
+    const post = (path: string, body: object) =>
+      api.post(path, { key, body, headers: { 'Idempotency-Key': `body-ref-${Math.random().toString(36).slice(2)}` } });
     expectNotFound(await post('/appointments', { ...booking, staffId: theirs.staff.ana }), 'booking with their staffId');
     expectNotFound(await post('/appointments', { ...booking, serviceId: theirs.services.cut }), 'booking with their serviceId');
     expectNotFound(await post('/appointments', { ...booking, client: { id: theirs.clients[0] } }), 'booking with their client.id');
-    expectNotFound(await post(`/appointments/${mine.activeAppointments[2]}/reschedule`, { startAt, staffId: theirs.staff.ana }), 'reschedule to their staffId');
-    expect({ appointments: await countOf('appointments', theirs), mine: await countOf('appointments', mine), clients: await countOf('clients', theirs) }).toEqual(before);
+    expectNotFound(
+      await post(`/appointments/${mine.activeAppointments[2]}/reschedule`, { startAt, staffId: theirs.staff.ana }),
+      'reschedule to their staffId',
+    );
+    expect({
+      appointments: await countOf('appointments', theirs),
+      mine: await countOf('appointments', mine),
+      clients: await countOf('clients', theirs),
+    }).toEqual(before);
   });
 
   it('a list filtered by their staff member is empty', async () => {

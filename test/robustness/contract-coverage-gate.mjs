@@ -40,7 +40,8 @@ function pairsOf(document) {
       const operation = item[method];
       if (!operation) continue;
       for (const status of Object.keys(operation.responses)) {
-        if (!/^\d{3}$/.test(status)) throw new Error(`${operation.operationId}: status ${status} is not a plain status; the gate cannot check it`);
+        if (!/^\d{3}$/.test(status))
+          throw new Error(`${operation.operationId}: status ${status} is not a plain status; the gate cannot check it`);
         pairs.push(`${operation.operationId} ${status}`);
       }
     }
@@ -69,7 +70,9 @@ const seen = seenPairs(dir);
 
 const problems = [];
 if (seen.size === 0) {
-  problems.push(`No responses were recorded in ${dir}: run the tests first (npm test), with the same CONTRACT_COVERAGE_DIR or TEST_DATABASE_NAME.`);
+  problems.push(
+    `No responses were recorded in ${dir}: run the tests first (npm test), with the same CONTRACT_COVERAGE_DIR or TEST_DATABASE_NAME.`,
+  );
 }
 for (const pair of excludedPairs.keys()) {
   if (!documented.includes(pair)) problems.push(`Excluded ${pair} is not a documented operation × status; remove it from the exclusions.`);

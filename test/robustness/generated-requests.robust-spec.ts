@@ -109,7 +109,8 @@ function checkAnswer(expected: Expectation, res: ApiResponse): void {
   if (!expected.statuses.includes(res.status)) fail(`expected one of ${expected.statuses.join(', ')}`, res);
   if (res.status < 400) return;
   if (!String(res.headers['content-type']).startsWith('application/problem+json')) fail('an error that is not problem+json', res);
-  if (res.body.status !== res.status || res.body.requestId !== res.headers['x-request-id']) fail('a problem whose status or requestId differ from the response', res);
+  if (res.body.status !== res.status || res.body.requestId !== res.headers['x-request-id'])
+    fail('a problem whose status or requestId differ from the response', res);
   if (expected.code && res.body.code !== expected.code) fail(`expected code ${expected.code}`, res);
   if (res.status === 400 && expected.valid) {
     // Input every stated rule accepts may only be refused by a business rule on a known field.
@@ -128,9 +129,11 @@ async function checkSuccess(request: GeneratedRequest, res: ApiResponse): Promis
   switch (request.operationId) {
     case 'createClient': {
       const name = (body.name as string).trim();
-      if (res.body.name !== name || [...name].length < 2) fail(`client name ${JSON.stringify(body.name)} stored as ${JSON.stringify(res.body.name)}`, res);
+      if (res.body.name !== name || [...name].length < 2)
+        fail(`client name ${JSON.stringify(body.name)} stored as ${JSON.stringify(res.body.name)}`, res);
       const read = await api.get(`/clients/${res.body.id as string}`, { key: await pool.key() });
-      if (read.status !== 200 || JSON.stringify(read.body) !== JSON.stringify(res.body)) fail(`GET /clients/{id} differs from the 201: ${read.text}`, res);
+      if (read.status !== 200 || JSON.stringify(read.body) !== JSON.stringify(res.body))
+        fail(`GET /clients/{id} differs from the 201: ${read.text}`, res);
       return;
     }
     case 'createAppointment': {
@@ -140,11 +143,12 @@ async function checkSuccess(request: GeneratedRequest, res: ApiResponse): Promis
         fail(`booking of ${JSON.stringify(body)} answered with other terms`, res);
       }
       if ('id' in client && res.body.client.id !== client.id) fail('booked for another client', res);
-      if ('name' in client && res.body.client.name !== (client.name as string).trim()) fail('the new client\'s name changed', res);
+      if ('name' in client && res.body.client.name !== (client.name as string).trim()) fail("the new client's name changed", res);
       return;
     }
     case 'rescheduleAppointment':
-      if (res.body.rescheduledFromId !== id || res.body.scheduledAt !== new Date(body.startAt as string).toISOString()) fail('reschedule answered with other terms', res);
+      if (res.body.rescheduledFromId !== id || res.body.scheduledAt !== new Date(body.startAt as string).toISOString())
+        fail('reschedule answered with other terms', res);
       return;
     case 'cancelAppointment':
       if (res.body.id !== id || res.body.status !== 'CANCELLED') fail('cancel answered with another appointment or status', res);
@@ -172,38 +176,46 @@ describe(`generated requests (${RUNS} per operation, seed ${SEED})`, () => {
     expect(OPERATIONS).toHaveLength(14);
   });
 
-  it.each(OPERATIONS.map((operationId, index) => [operationId, index] as const))('%s: no 5xx, every answer the one the request calls for', async (operationId, index) => {
-    const statuses = new Map<number, number>();
-    let validCount = 0;
-    await fc.assert(
-      fc.asyncProperty(requests.arbitrary(operationId, hints[operationId]), async (request) => {
-        const expected = requests.expectation(request);
-        const { res, reused } = await send(request);
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (expected.valid) validCount += 1;
-        if (reused && [200, 201, 404, 409].includes(res.status) && !expected.statuses.includes(401)) {
-          // A repeated Idempotency-Key: the stored answer of its first request comes back, or
-          // 409 IDEMPOTENCY_KEY_REUSED (checked before the body, D4); either is right here.
-          if (res.status === 409 && !['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].includes(res.body.code as string) && !expected.statuses.includes(409)) {
-            fail('a 409 other than for the repeated key', res);
+  it.each(OPERATIONS.map((operationId, index) => [operationId, index] as const))(
+    '%s: no 5xx, every answer the one the request calls for',
+    async (operationId, index) => {
+      const statuses = new Map<number, number>();
+      let validCount = 0;
+      await fc.assert(
+        fc.asyncProperty(requests.arbitrary(operationId, hints[operationId]), async (request) => {
+          const expected = requests.expectation(request);
+          const { res, reused } = await send(request);
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (expected.valid) validCount += 1;
+          if (reused && [200, 201, 404, 409].includes(res.status) && !expected.statuses.includes(401)) {
+            // A repeated Idempotency-Key: the stored answer of its first request comes back, or
+            // 409 IDEMPOTENCY_KEY_REUSED (checked before the body, D4); either is right here.
+            if (
+              res.status === 409 &&
+              !['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'].includes(res.body.code as string) &&
+              !expected.statuses.includes(409)
+            ) {
+              fail('a 409 other than for the repeated key', res);
+            }
+            return;
           }
-          return;
-        }
-        checkAnswer(expected, res);
-        if (res.status < 300) await checkSuccess(request, res);
-      }),
-      { seed: SEED + index, numRuns: RUNS },
-    );
-    const report = Object.fromEntries(statuses);
-    if (process.env.ROBUSTNESS_REPORT) process.stderr.write(`${operationId}: ${validCount} valid of ${RUNS}; statuses ${JSON.stringify(report)}\n`);
-    const successes = [...statuses].filter(([s]) => s < 300).reduce((n, [, c]) => n + c, 0);
-    const refusals = [...statuses].filter(([s]) => s >= 400).reduce((n, [, c]) => n + c, 0);
-    expect({ operationId, successes: successes > 0, refusals: refusals > 0, valid: validCount > RUNS / 5, report }).toEqual({
-      operationId,
-      successes: true,
-      refusals: true,
-      valid: true,
-      report,
-    });
-  });
+          checkAnswer(expected, res);
+          if (res.status < 300) await checkSuccess(request, res);
+        }),
+        { seed: SEED + index, numRuns: RUNS },
+      );
+      const report = Object.fromEntries(statuses);
+      if (process.env.ROBUSTNESS_REPORT)
+        process.stderr.write(`${operationId}: ${validCount} valid of ${RUNS}; statuses ${JSON.stringify(report)}\n`);
+      const successes = [...statuses].filter(([s]) => s < 300).reduce((n, [, c]) => n + c, 0);
+      const refusals = [...statuses].filter(([s]) => s >= 400).reduce((n, [, c]) => n + c, 0);
+      expect({ operationId, successes: successes > 0, refusals: refusals > 0, valid: validCount > RUNS / 5, report }).toEqual({
+        operationId,
+        successes: true,
+        refusals: true,
+        valid: true,
+        report,
+      });
+    },
+  );
 });

@@ -37,13 +37,14 @@ const TABLES = ['clients', 'appointments', 'notices', 'outbound_emails', 'idempo
 async function snapshot(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const table of TABLES) {
-    const where =
-      table === 'idempotency_records'
-        ? 'api_key_id IN (SELECT id FROM api_keys WHERE business_id = $1)'
-        : 'business_id = $1';
-    out[table] = Number((await db.query<{ n: string }[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, [salon.tenant.businessId]))[0].n);
+    const where = table === 'idempotency_records' ? 'api_key_id IN (SELECT id FROM api_keys WHERE business_id = $1)' : 'business_id = $1';
+    out[table] = Number(
+      (await db.query<{ n: string }[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, [salon.tenant.businessId]))[0].n,
+    );
   }
-  out.states = await db.query('SELECT id, status, starts_at FROM appointments WHERE business_id = $1 ORDER BY id', [salon.tenant.businessId]);
+  out.states = await db.query('SELECT id, status, starts_at FROM appointments WHERE business_id = $1 ORDER BY id', [
+    salon.tenant.businessId,
+  ]);
   return out;
 }
 
@@ -73,13 +74,28 @@ const writes = (): Write[] => [
   {
     operationId: 'createClient',
     path: '/clients',
-    valid: () => ({ name: 'Marta Sousa', phone: phone(), email: 'marta@example.com', birthDate: '1990-01-01', guardianName: 'Ana', guardianEmail: 'ana@example.com', consent: true }) satisfies RequestBody<'createClient'>,
+    valid: () =>
+      ({
+        name: 'Marta Sousa',
+        phone: phone(),
+        email: 'marta@example.com',
+        birthDate: '1990-01-01',
+        guardianName: 'Ana',
+        guardianEmail: 'ana@example.com',
+        consent: true,
+      }) satisfies RequestBody<'createClient'>,
     strings: ['/name', '/phone', '/email', '/birthDate', '/guardianName', '/guardianEmail'],
   },
   {
     operationId: 'createAppointment',
     path: '/appointments',
-    valid: () => ({ staffId: salon.staff.ana, serviceId: salon.services.cut, startAt: slot(1), client: { name: 'Rui Novo', phone: phone(), email: '' } }) satisfies RequestBody<'createAppointment'>,
+    valid: () =>
+      ({
+        staffId: salon.staff.ana,
+        serviceId: salon.services.cut,
+        startAt: slot(1),
+        client: { name: 'Rui Novo', phone: phone(), email: '' },
+      }) satisfies RequestBody<'createAppointment'>,
     strings: ['/staffId', '/serviceId', '/startAt', '/client/name', '/client/phone', '/client/email'],
   },
   {
@@ -116,11 +132,20 @@ function hostileBodies(write: Write): { label: string; text: string; status: num
   const text = (body: unknown) => JSON.stringify(body);
   const cases: { label: string; text: string; status: number; contentType?: string; path?: string }[] = [
     { label: 'over 64 KiB', text: text({ ...valid, padding: 'x'.repeat(65 * 1024) }), status: 413 },
-    { label: 'exactly 64 KiB + 1 of spaces', text: `${text(valid)}${' '.repeat(64 * 1024 + 1 - Buffer.byteLength(text(valid)))}`, status: 413 },
+    {
+      label: 'exactly 64 KiB + 1 of spaces',
+      text: `${text(valid)}${' '.repeat(64 * 1024 + 1 - Buffer.byteLength(text(valid)))}`,
+      status: 413,
+    },
     { label: '1 MiB', text: 'x'.repeat(1024 * 1024), status: 413 },
     { label: 'nested arrays 30 000 deep', text: `{"x":${deep(30_000, '[', ']')}}`, status: 400, path: '/' },
     { label: 'nested objects 10 000 deep', text: deep(10_000, '{"a":', '}'), status: 400, path: '/' },
-    { label: 'nested 40 deep in a field', text: text(withValue(valid, write.strings[0], JSON.parse(deep(40, '[', ']')))), status: 400, path: '/' },
+    {
+      label: 'nested 40 deep in a field',
+      text: text(withValue(valid, write.strings[0], JSON.parse(deep(40, '[', ']')))),
+      status: 400,
+      path: '/',
+    },
     { label: 'malformed JSON', text: text(valid).slice(0, -1), status: 400, path: '/' },
     { label: 'an empty body', text: '', status: 400 },
     { label: 'JSON null', text: 'null', status: 400 },
@@ -128,13 +153,22 @@ function hostileBodies(write: Write): { label: string; text: string; status: num
     { label: 'a JSON string', text: '"x"', status: 400 },
     { label: 'a huge number', text: '1e999', status: 400 },
     { label: '__proto__ at the top', text: `{"__proto__":{"polluted":"yes"},${text(valid).slice(1)}`, status: 400, path: '/__proto__' },
-    { label: 'constructor.prototype at the top', text: `{"constructor":{"prototype":{"polluted":"yes"}},${text(valid).slice(1)}`, status: 400, path: '/constructor' },
+    {
+      label: 'constructor.prototype at the top',
+      text: `{"constructor":{"prototype":{"polluted":"yes"}},${text(valid).slice(1)}`,
+      status: 400,
+      path: '/constructor',
+    },
     { label: 'prototype at the top', text: `{"prototype":{"polluted":"yes"},${text(valid).slice(1)}`, status: 400, path: '/prototype' },
     { label: 'a NUL in a property name', text: `{"rea\\u0000son":"abc",${text(valid).slice(1)}`, status: 400 },
   ];
   if ('client' in valid) {
     const client = JSON.stringify(valid.client);
-    cases.push({ label: '__proto__ inside client', text: text(valid).replace(client, `{"__proto__":{"polluted":"yes"},${client.slice(1)}`), status: 400 });
+    cases.push({
+      label: '__proto__ inside client',
+      text: text(valid).replace(client, `{"__proto__":{"polluted":"yes"},${client.slice(1)}`),
+      status: 400,
+    });
   }
   for (const pointer of write.strings) {
     cases.push(
@@ -142,16 +176,23 @@ function hostileBodies(write: Write): { label: string; text: string; status: num
       { label: `only a NUL in ${pointer}`, text: text(withValue(valid, pointer, '\u0000\u0000\u0000')), status: 400, path: pointer },
       { label: `a lone high surrogate in ${pointer}`, text: text(withValue(valid, pointer, 'Ab\uD800cd')), status: 400, path: pointer },
       { label: `a lone low surrogate in ${pointer}`, text: text(withValue(valid, pointer, '\uDC00abc')), status: 400, path: pointer },
-      { label: `a 60 000-character string in ${pointer}`, text: text(withValue(valid, pointer, 'é'.repeat(30_000))), status: 400, path: pointer },
+      {
+        label: `a 60 000-character string in ${pointer}`,
+        text: text(withValue(valid, pointer, 'é'.repeat(30_000))),
+        status: 400,
+        path: pointer,
+      },
     );
     for (const wrong of [null, 0, 1.5, true, [], {}, ['x'], { a: 'x' }]) {
       const body = withValue(valid, pointer, wrong);
       // Some fields take null (birthDate, guardianName, guardianEmail): only what the contract refuses.
-      if (!contract.validateBody(write.operationId, body).ok) cases.push({ label: `${JSON.stringify(wrong)} in ${pointer}`, text: text(body), status: 400, path: pointer });
+      if (!contract.validateBody(write.operationId, body).ok)
+        cases.push({ label: `${JSON.stringify(wrong)} in ${pointer}`, text: text(body), status: 400, path: pointer });
     }
   }
   if (write.operationId === 'createClient') {
-    for (const wrong of ['true', 1, false, null]) cases.push({ label: `consent ${JSON.stringify(wrong)}`, text: text({ ...valid, consent: wrong }), status: 400, path: '/consent' });
+    for (const wrong of ['true', 1, false, null])
+      cases.push({ label: `consent ${JSON.stringify(wrong)}`, text: text({ ...valid, consent: wrong }), status: 400, path: '/consent' });
   }
   return cases;
 }
@@ -194,7 +235,11 @@ describe('unusual but valid Unicode is stored exactly as sent', () => {
 
   it.each(names.map((n) => [n] as const))('client name %j', async (name) => {
     const body = { name, phone: phone(), consent: true } satisfies RequestBody<'createClient'>;
-    const res = await api.post('/clients', { key: await pool.key(), body, headers: { 'Idempotency-Key': `unicode-${Date.now()}-${phoneSeq}` } });
+    const res = await api.post('/clients', {
+      key: await pool.key(),
+      body,
+      headers: { 'Idempotency-Key': `unicode-${Date.now()}-${phoneSeq}` },
+    });
     expect(res.status).toBe(201);
     expect(res.body.name).toBe(name);
     const read = await api.get(`/clients/${res.body.id as string}`, { key: await pool.key() });
@@ -208,7 +253,12 @@ describe('unusual but valid Unicode is stored exactly as sent', () => {
     const booked = await api.post('/appointments', {
       key: await pool.key(),
       headers: { 'Idempotency-Key': `unicode-booking-${Date.now()}` },
-      body: { staffId: salon.staff.ana, serviceId: salon.services.cut, startAt: slot(20), client: { name, phone: phone() } } satisfies RequestBody<'createAppointment'>,
+      body: {
+        staffId: salon.staff.ana,
+        serviceId: salon.services.cut,
+        startAt: slot(20),
+        client: { name, phone: phone() },
+      } satisfies RequestBody<'createAppointment'>,
     });
     expect(booked.status).toBe(201);
     expect(booked.body.client.name).toBe(name);
@@ -219,7 +269,9 @@ describe('unusual but valid Unicode is stored exactly as sent', () => {
       body: { reason },
     });
     expect(cancelled.status).toBe(200);
-    const [row] = await db.query<{ cancellation_reason: string }[]>('SELECT cancellation_reason FROM appointments WHERE id = $1', [booked.body.id]);
+    const [row] = await db.query<{ cancellation_reason: string }[]>('SELECT cancellation_reason FROM appointments WHERE id = $1', [
+      booked.body.id,
+    ]);
     expect(row.cancellation_reason).toBe(reason);
   });
 });
@@ -239,7 +291,10 @@ describe('date-times at the ends of the calendar', () => {
     const before = await snapshot();
     const statuses: string[] = [];
     for (const at of EDGES) {
-      const book = await post('/appointments', JSON.stringify({ staffId: salon.staff.rui, serviceId: salon.services.cut, startAt: at, client: { id: salon.clients[1] } }));
+      const book = await post(
+        '/appointments',
+        JSON.stringify({ staffId: salon.staff.rui, serviceId: salon.services.cut, startAt: at, client: { id: salon.clients[1] } }),
+      );
       const move = await post(`/appointments/${salon.activeAppointments[3]}/reschedule`, JSON.stringify({ startAt: at }));
       const since = await api.get('/clients', { key: await pool.key(), query: { updatedSince: at } });
       const range = await api.get('/appointments', { key: await pool.key(), query: { from: at, to: '9999-12-31T23:59:59Z' } });

@@ -23,7 +23,8 @@ let salon: RobustSalon;
 let successes: RepresentativeCase[];
 
 /** What a 500 body must never show: SQL, driver or PostgreSQL messages, a stack. */
-const LEAKS = /select |insert |update |delete |from "|where |QueryFailedError|terminating connection|ECONNREFUSED|postgres|typeorm|\bat .+\(|\.ts:\d+|\.js:\d+/i;
+const LEAKS =
+  /select |insert |update |delete |from "|where |QueryFailedError|terminating connection|ECONNREFUSED|postgres|typeorm|\bat .+\(|\.ts:\d+|\.js:\d+/i;
 
 function expectInternalError(res: ApiResponse): void {
   expect(res.status).toBe(500);
@@ -64,7 +65,9 @@ describe('PostgreSQL goes away', () => {
     await locker.query('LOCK TABLE clients IN ACCESS EXCLUSIVE MODE');
     const pending = api.get('/clients', { key: salon.tenant.key, headers: { 'X-Request-Id': 'outage-mid-request' } });
     await waitUntil('the request waiting on the lock', async () => {
-      const rows = await locker.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%clients%'`);
+      const rows = await locker.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%clients%'`,
+      );
       return Number(rows.rows[0].n) > 0;
     });
     await postgres.stop('fast');
@@ -95,7 +98,9 @@ describe('PostgreSQL goes away', () => {
 describe('Redis goes away', () => {
   it('requests are still served (the instance limits in memory), and the shared limit is back once Redis is', async () => {
     const key = salon.tenant.key;
-    const [{ id: keyId }] = await testSql(api.app).query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [salon.tenant.prefix]);
+    const [{ id: keyId }] = await testSql(api.app).query<{ id: string }[]>('SELECT id FROM api_keys WHERE prefix = $1', [
+      salon.tenant.prefix,
+    ]);
     const counted = `rl:key:${keyId}`;
     expect((await api.get('/me', { key })).status).toBe(200);
     expect(await redis.exists(counted)).toBe(true);

@@ -103,7 +103,10 @@ afterAll(async () => {
 
 describe('Stoplight Prism (proxy, --errors) in front of the real API', () => {
   it('reports a violation when the upstream breaks the contract (the check is live)', async () => {
-    const answer = await through(selfTest, representativeCases(salon, 9).find((c) => c.operationId === 'getMe' && c.status === 200)!);
+    const answer = await through(
+      selfTest,
+      representativeCases(salon, 9).find((c) => c.operationId === 'getMe' && c.status === 200)!,
+    );
     expect(answer.violations).toContain('Response body must have required property');
   });
 

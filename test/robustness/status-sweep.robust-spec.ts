@@ -95,7 +95,9 @@ describe('every operation × documented status, once', () => {
       const res = await api.call(c.method, c.path, { key: keyOf(c, keys), headers: c.headers, rawBody: c.body });
       const code = res.status >= 400 ? (res.body.code as string) : undefined;
       if (res.status !== c.status || code !== c.code) {
-        wrong.push(`${c.operationId} (${c.label}): expected ${c.status} ${c.code ?? ''}, got ${res.status} ${code ?? ''} ${res.text.slice(0, 200)}`);
+        wrong.push(
+          `${c.operationId} (${c.label}): expected ${c.status} ${c.code ?? ''}, got ${res.status} ${code ?? ''} ${res.text.slice(0, 200)}`,
+        );
       }
     }
     expect(wrong).toEqual([]);

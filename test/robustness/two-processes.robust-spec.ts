@@ -82,7 +82,10 @@ describe('two API processes, one Redis', () => {
       }),
     );
     const elapsed = Date.now() - started;
-    const admitted = answers.filter((a) => a.status === 200).map((a) => a.at).sort((a, b) => a - b);
+    const admitted = answers
+      .filter((a) => a.status === 200)
+      .map((a) => a.at)
+      .sort((a, b) => a - b);
     let busiest = 0;
     for (let i = 0; i < admitted.length; i += 1) {
       let j = i;
@@ -124,12 +127,18 @@ describe('two API processes, one Redis', () => {
     );
     const watching = (async () => {
       while (revokedAt === undefined && !cliDone) {
-        const [row] = await db.query<{ revoked: boolean }[]>('SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE prefix = $1', [prefix]);
+        const [row] = await db.query<{ revoked: boolean }[]>('SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE prefix = $1', [
+          prefix,
+        ]);
         if (row?.revoked) revokedAt = Date.now();
         await new Promise((done) => setTimeout(done, 10));
       }
     })();
-    const cli = Child.spawn(process.execPath, ['dist/apps/admin/src/main.js', 'key', 'revoke', '--business', tenant.slug, '--prefix', prefix], processEnv());
+    const cli = Child.spawn(
+      process.execPath,
+      ['dist/apps/admin/src/main.js', 'key', 'revoke', '--business', tenant.slug, '--prefix', prefix],
+      processEnv(),
+    );
     const code = await cli.exited;
     const exitedAt = Date.now();
     cliDone = true;

@@ -26,7 +26,11 @@ const parse = (text: string): Record<string, unknown> => (text === '' ? {} : (JS
 export async function runAdminCommand(argv: string[], config: AppConfig = testConfig()): Promise<AdminRun> {
   let stdout = '';
   let stderr = '';
-  const code = await runAdmin(argv, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } }, config);
+  const code = await runAdmin(
+    argv,
+    { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
+    config,
+  );
   return { code, stdout, stderr, json: parse(stdout), error: parse(stderr).error as AdminRun['error'] };
 }
 

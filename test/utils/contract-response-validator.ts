@@ -1,12 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import {
-  HTTP_METHODS,
-  resolveRef,
-  type OpenApiDocument,
-  type OpenApiOperation,
-} from '#contract/openapi-document.js';
+import { HTTP_METHODS, resolveRef, type OpenApiDocument, type OpenApiOperation } from '#contract/openapi-document.js';
 import { loadServedContract } from '#contract/served-contract.js';
 import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
 import { anchorRefs } from '#contract/validation-errors.js';
@@ -90,11 +85,14 @@ export class ContractResponseValidator {
     const problems: string[] = [];
     if (!response.headers['x-request-id']) problems.push('X-Request-Id header is missing');
     const route = this.routeOf(response);
-    const contentType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
+    const contentType = String(response.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
 
     if (!route) {
       // Outside the operations only errors are expected: they must still be problem details.
-      if (response.status >= 400) problems.push(...this.checkBody({ $ref: '#/components/schemas/Problem' }, response.text, 'application/problem+json', contentType));
+      if (response.status >= 400)
+        problems.push(...this.checkBody({ $ref: '#/components/schemas/Problem' }, response.text, 'application/problem+json', contentType));
       return problems;
     }
     const { operation } = route;
@@ -103,9 +101,7 @@ export class ContractResponseValidator {
     this.seen.set(operation.operationId, statuses);
 
     const declared =
-      operation.responses[String(response.status)] ??
-      operation.responses[`${String(response.status)[0]}XX`] ??
-      operation.responses.default;
+      operation.responses[String(response.status)] ?? operation.responses[`${String(response.status)[0]}XX`] ?? operation.responses.default;
     if (!declared) {
       problems.push(`${operation.operationId}: status ${response.status} is not declared`);
       return problems;
@@ -122,17 +118,24 @@ export class ContractResponseValidator {
         const validate = this.validator(resolved.schema);
         const text = Array.isArray(value) ? value.join(', ') : value;
         const typed = /^-?\d+$/.test(text) && (resolved.schema as { type?: string }).type === 'integer' ? Number(text) : text;
-        if (!validate(typed)) problems.push(`${operation.operationId} ${response.status}: header ${name}=${text} ${this.ajv.errorsText(validate.errors)}`);
+        if (!validate(typed))
+          problems.push(`${operation.operationId} ${response.status}: header ${name}=${text} ${this.ajv.errorsText(validate.errors)}`);
       }
     }
     const media = Object.entries(responseObject.content ?? {});
     if (media.length === 0) return problems;
     const match = media.find(([type]) => type === contentType);
     if (!match) {
-      problems.push(`${operation.operationId} ${response.status}: content type ${contentType || '(none)'} is not one of ${media.map(([t]) => t).join(', ')}`);
+      problems.push(
+        `${operation.operationId} ${response.status}: content type ${contentType || '(none)'} is not one of ${media.map(([t]) => t).join(', ')}`,
+      );
       return problems;
     }
-    problems.push(...this.checkBody(match[1].schema, response.text, match[0], contentType).map((p) => `${operation.operationId} ${response.status}: ${p}`));
+    problems.push(
+      ...this.checkBody(match[1].schema, response.text, match[0], contentType).map(
+        (p) => `${operation.operationId} ${response.status}: ${p}`,
+      ),
+    );
     return problems;
   }
 

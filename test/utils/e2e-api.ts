@@ -42,7 +42,8 @@ export class E2eApi {
   }
 
   async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', path: string, options: CallOptions = {}): Promise<ApiResponse> {
-    const url = path.startsWith('/v1/') || path.startsWith('/docs') || path.startsWith('/health') || path === '/metrics' ? path : `${BASE}${path}`;
+    const url =
+      path.startsWith('/v1/') || path.startsWith('/docs') || path.startsWith('/health') || path === '/metrics' ? path : `${BASE}${path}`;
     let req = request(this.app.getHttpServer())[method.toLowerCase() as 'get'](url);
     if (options.key) {
       req = options.keyHeader === 'x-api-key' ? req.set('X-API-Key', options.key) : req.set('Authorization', `Bearer ${options.key}`);

@@ -104,7 +104,11 @@ export function verifyNotice(secret: string, notice: ReceivedNotice): unknown {
 }
 
 /** Polls until `check` returns something truthy; returns it. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -81,10 +81,13 @@ export class ReadSeeds {
 
   async service(name = 'Haircut', durationMin = 30, priceCents = 2500): Promise<string> {
     const id = randomUUID();
-    await this.db.query(
-      'INSERT INTO services (id, business_id, name, duration_min, price_cents) VALUES ($1, $2, $3, $4, $5)',
-      [id, this.businessId, name, durationMin, priceCents],
-    );
+    await this.db.query('INSERT INTO services (id, business_id, name, duration_min, price_cents) VALUES ($1, $2, $3, $4, $5)', [
+      id,
+      this.businessId,
+      name,
+      durationMin,
+      priceCents,
+    ]);
     return id;
   }
 
@@ -93,8 +96,18 @@ export class ReadSeeds {
     await this.db.query(
       `INSERT INTO clients (id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at, notes, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true, now(), $9, COALESCE($10::timestamptz, now()), COALESCE($10::timestamptz, now()))`,
-      [id, this.businessId, seed.name ?? 'João Silva', seed.phone ?? null, seed.email ?? null, seed.birthDate ?? null,
-        seed.guardianName ?? null, seed.guardianEmail ?? null, seed.notes ?? null, seed.updatedAt ?? null],
+      [
+        id,
+        this.businessId,
+        seed.name ?? 'João Silva',
+        seed.phone ?? null,
+        seed.email ?? null,
+        seed.birthDate ?? null,
+        seed.guardianName ?? null,
+        seed.guardianEmail ?? null,
+        seed.notes ?? null,
+        seed.updatedAt ?? null,
+      ],
     );
     return id;
   }
@@ -107,9 +120,22 @@ export class ReadSeeds {
                                  duration_min, price_cents, currency, source, location_id, rescheduled_from_id, code, cancellation_reason)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, $8::timestamptz + make_interval(mins => $9), $9, $10, 'EUR', 'dashboard',
                $11, $12, $13, $14)`,
-      [id, this.businessId, seed.staffId, seed.serviceId ?? null, seed.serviceName ?? 'Haircut', seed.clientId,
-        seed.status ?? 'CONFIRMED', seed.startsAt, durationMin, seed.priceCents ?? 2500, seed.locationId ?? null,
-        seed.rescheduledFromId ?? null, seed.code ?? `C${randomUUID().slice(0, 7)}`, seed.cancellationReason ?? null],
+      [
+        id,
+        this.businessId,
+        seed.staffId,
+        seed.serviceId ?? null,
+        seed.serviceName ?? 'Haircut',
+        seed.clientId,
+        seed.status ?? 'CONFIRMED',
+        seed.startsAt,
+        durationMin,
+        seed.priceCents ?? 2500,
+        seed.locationId ?? null,
+        seed.rescheduledFromId ?? null,
+        seed.code ?? `C${randomUUID().slice(0, 7)}`,
+        seed.cancellationReason ?? null,
+      ],
     );
     return id;
   }
@@ -121,9 +147,17 @@ export class ReadSeeds {
                              paid_at, refund_cents, instrument_data, created_at, updated_at)
        VALUES ($1, $2, $3, 'IN_PERSON', $4, $5, false, $6, 'EUR', $7::timestamptz, 0, $8::jsonb,
                COALESCE($9::timestamptz, now()), COALESCE($9::timestamptz, now()))`,
-      [id, this.businessId, seed.appointmentId, seed.method ?? 'CARD', seed.status ?? 'PAID', seed.amountCents ?? 2500,
-        seed.paidAt ?? null, seed.instrumentData === undefined || seed.instrumentData === null ? null : JSON.stringify(seed.instrumentData),
-        seed.updatedAt ?? null],
+      [
+        id,
+        this.businessId,
+        seed.appointmentId,
+        seed.method ?? 'CARD',
+        seed.status ?? 'PAID',
+        seed.amountCents ?? 2500,
+        seed.paidAt ?? null,
+        seed.instrumentData === undefined || seed.instrumentData === null ? null : JSON.stringify(seed.instrumentData),
+        seed.updatedAt ?? null,
+      ],
     );
     return id;
   }
@@ -141,16 +175,40 @@ export class ReadSeeds {
       `INSERT INTO sales (id, business_id, number, status, client_id, appointment_id, payment_pending, subtotal_cents,
                           discount_cents, total_cents, currency, internal_note, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'EUR', $11, COALESCE($12::timestamptz, now()), COALESCE($12::timestamptz, now()))`,
-      [id, this.businessId, seed.number, seed.status ?? 'COMPLETED', seed.clientId ?? null, seed.appointmentId ?? null,
-        seed.paymentPending ?? false, subtotal, discount, subtotal - discount, seed.internalNote ?? null, seed.updatedAt ?? null],
+      [
+        id,
+        this.businessId,
+        seed.number,
+        seed.status ?? 'COMPLETED',
+        seed.clientId ?? null,
+        seed.appointmentId ?? null,
+        seed.paymentPending ?? false,
+        subtotal,
+        discount,
+        subtotal - discount,
+        seed.internalNote ?? null,
+        seed.updatedAt ?? null,
+      ],
     );
     for (const [position, item] of [...items.entries()].reverse()) {
       await this.db.query(
         `INSERT INTO sale_items (id, business_id, sale_id, position, type, name, service_id, quantity, unit_price_cents,
                                  discount_cents, total_cents, cost_cents)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [item.id, this.businessId, id, position + 1, item.type ?? 'SERVICE', item.name, item.serviceId ?? null, item.quantity,
-          item.unitPriceCents, item.discount, item.total, item.costCents ?? null],
+        [
+          item.id,
+          this.businessId,
+          id,
+          position + 1,
+          item.type ?? 'SERVICE',
+          item.name,
+          item.serviceId ?? null,
+          item.quantity,
+          item.unitPriceCents,
+          item.discount,
+          item.total,
+          item.costCents ?? null,
+        ],
       );
     }
     return { id, itemIds: items.map((item) => item.id) };

@@ -67,8 +67,7 @@ async function buildProgram(io: AdminIo, context: CommandContext): Promise<Comma
 function report(error: unknown): { exitCode: number; body: ErrorReport } {
   if (error instanceof CommanderError) {
     // Commander raises 'commander.help' when a command group is given no command.
-    const detail =
-      error.code === 'commander.help' ? 'A command is missing; run with --help to see the commands.' : error.message;
+    const detail = error.code === 'commander.help' ? 'A command is missing; run with --help to see the commands.' : error.message;
     return { exitCode: EXIT_USAGE, body: { error: { code: 'USAGE', detail: detail.replace(/^error: /, '') } } };
   }
   if (error instanceof DomainError) {

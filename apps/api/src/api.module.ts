@@ -77,7 +77,19 @@ export class ApiModule {
         // routes; each is given what @Operation's interceptors inject, as the core's controllers are.
         ...EXTENSIONS.map(async (extension) => withRouteDependencies(await extension.api())),
       ],
-      controllers: [HealthController, MetricsController, DocsController, ContractDocumentController, MeController, ServicesController, ClientsController, AppointmentsController, AppointmentWritesController, PaymentsController, SalesController],
+      controllers: [
+        HealthController,
+        MetricsController,
+        DocsController,
+        ContractDocumentController,
+        MeController,
+        ServicesController,
+        ClientsController,
+        AppointmentsController,
+        AppointmentWritesController,
+        PaymentsController,
+        SalesController,
+      ],
       providers: [
         ApiRateLimiter,
         HttpMetrics,

@@ -14,7 +14,9 @@ try {
   const logger = new Logger('Api');
   logger.log(`Listening on http://localhost:${config.PORT}/${API_PREFIX}`);
   if (config.IN_PROCESS_JOBS) {
-    logger.warn('IN_PROCESS_JOBS: no Redis; this process delivers notices and e-mails and limits keys on its own (for trying and developing only)');
+    logger.warn(
+      'IN_PROCESS_JOBS: no Redis; this process delivers notices and e-mails and limits keys on its own (for trying and developing only)',
+    );
   }
 } catch (error) {
   if (error instanceof ConfigError) {

@@ -7,7 +7,9 @@ import { WorkerModule } from './worker.module.js';
 try {
   const config = loadConfig();
   if (config.IN_PROCESS_JOBS) {
-    throw new ConfigError('IN_PROCESS_JOBS=true: the API process delivers notices and e-mails itself; the worker needs Redis (set REDIS_URL instead)');
+    throw new ConfigError(
+      'IN_PROCESS_JOBS=true: the API process delivers notices and e-mails itself; the worker needs Redis (set REDIS_URL instead)',
+    );
   }
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config));
   // On SIGTERM (or Ctrl-C) the relays stop, the jobs under way finish (JobQueues), then the

@@ -17,8 +17,7 @@ import {
 } from 'class-validator';
 import { parseDurationList } from './duration-list.js';
 
-const toInt = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }): unknown => {
   if (value === undefined || value === '') return undefined;
   if (value === 'true' || value === '1') return true;
@@ -122,9 +121,7 @@ export class AppConfig {
   @IsInt({ each: true, message: RETRY_SCHEDULE_MESSAGE })
   @Min(0, { each: true, message: RETRY_SCHEDULE_MESSAGE })
   @Max(DAY_MS, { each: true, message: RETRY_SCHEDULE_MESSAGE })
-  WEBHOOK_RETRY_SCHEDULE: number[] = [
-    5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
-  ];
+  WEBHOOK_RETRY_SCHEDULE: number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
 
   /** Longest wait of the notice relay between two looks at the outbox; a NOTIFY wakes it sooner. */
   @Transform(toInt)
@@ -202,7 +199,9 @@ function inProcessConflicts(config: AppConfig, given: Record<string, string>): s
   if (config.IN_PROCESS_JOBS !== true) return [];
   const lines: string[] = [];
   if (given.REDIS_URL !== undefined) lines.push('  IN_PROCESS_JOBS: runs without Redis, so REDIS_URL must not be set with it');
-  if (config.NODE_ENV === 'production') lines.push('  IN_PROCESS_JOBS: is for trying and developing the service, not for NODE_ENV=production (set REDIS_URL)');
-  if (config.QUEUE_DASHBOARD_TOKEN !== undefined) lines.push('  QUEUE_DASHBOARD_TOKEN: the queue dashboard needs Redis, and IN_PROCESS_JOBS runs without it');
+  if (config.NODE_ENV === 'production')
+    lines.push('  IN_PROCESS_JOBS: is for trying and developing the service, not for NODE_ENV=production (set REDIS_URL)');
+  if (config.QUEUE_DASHBOARD_TOKEN !== undefined)
+    lines.push('  QUEUE_DASHBOARD_TOKEN: the queue dashboard needs Redis, and IN_PROCESS_JOBS runs without it');
   return lines;
 }

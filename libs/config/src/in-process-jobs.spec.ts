@@ -12,14 +12,20 @@ describe('IN_PROCESS_JOBS and QUEUE_DASHBOARD_TOKEN', () => {
   });
 
   it('refuses IN_PROCESS_JOBS with a REDIS_URL, in production, or with the queue dashboard', () => {
-    expect(() => loadConfig({ ...secrets, IN_PROCESS_JOBS: 'true', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/REDIS_URL must not be set/);
+    expect(() => loadConfig({ ...secrets, IN_PROCESS_JOBS: 'true', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+      /REDIS_URL must not be set/,
+    );
     expect(() => loadConfig({ ...secrets, IN_PROCESS_JOBS: 'true', NODE_ENV: 'production' })).toThrow(/not for NODE_ENV=production/);
-    expect(() => loadConfig({ ...secrets, IN_PROCESS_JOBS: 'true', QUEUE_DASHBOARD_TOKEN: 't'.repeat(32) })).toThrow(/dashboard needs Redis/);
+    expect(() => loadConfig({ ...secrets, IN_PROCESS_JOBS: 'true', QUEUE_DASHBOARD_TOKEN: 't'.repeat(32) })).toThrow(
+      /dashboard needs Redis/,
+    );
   });
 
   it('takes a dashboard token of at least 32 characters, and none by default', () => {
     expect(loadConfig(secrets).QUEUE_DASHBOARD_TOKEN).toBeUndefined();
     expect(loadConfig({ ...secrets, QUEUE_DASHBOARD_TOKEN: 't'.repeat(32) }).QUEUE_DASHBOARD_TOKEN).toBe('t'.repeat(32));
-    expect(() => loadConfig({ ...secrets, QUEUE_DASHBOARD_TOKEN: 'short' })).toThrow(/QUEUE_DASHBOARD_TOKEN must be at least 32 characters/);
+    expect(() => loadConfig({ ...secrets, QUEUE_DASHBOARD_TOKEN: 'short' })).toThrow(
+      /QUEUE_DASHBOARD_TOKEN must be at least 32 characters/,
+    );
   });
 });

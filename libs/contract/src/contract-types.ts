@@ -8,6 +8,4 @@ export type RequestBody<Op extends keyof operations> = operations[Op] extends {
 }
   ? Body
   : never;
-export type QueryOf<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } }
-  ? NonNullable<Q>
-  : never;
+export type QueryOf<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;

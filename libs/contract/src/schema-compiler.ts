@@ -4,8 +4,7 @@ import type { OpenApiDocument } from './openapi-document.js';
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 // ajv-formats is CommonJS: under ESM its function arrives as the default export's `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
 
 export const DOCUMENT_ID = 'openapi';
 

@@ -3,7 +3,14 @@
  * connection), then spread over about ten hours, so a mail server outage of an evening is covered.
  */
 export const EMAIL_RETRY_DELAYS_MS: readonly number[] = [
-  2_000, 15_000, 60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 3_600_000, 6 * 3_600_000,
+  2_000,
+  15_000,
+  60_000,
+  5 * 60_000,
+  15 * 60_000,
+  60 * 60_000,
+  3 * 3_600_000,
+  6 * 3_600_000,
 ];
 
 /** The immediate attempt and one per delay. */

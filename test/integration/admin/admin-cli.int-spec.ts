@@ -27,8 +27,24 @@ describe('admin command line', () => {
     const slug = uniqueSlug('cli-salon');
 
     const created = await admin(
-      'business', 'create', '--slug', slug, '--name', 'Salon CLI', '--timezone', 'Europe/Lisbon',
-      '--country', 'PT', '--currency', 'EUR', '--plan', 'SOLO', '--locale', 'pt-PT', '--auto-confirm', 'false',
+      'business',
+      'create',
+      '--slug',
+      slug,
+      '--name',
+      'Salon CLI',
+      '--timezone',
+      'Europe/Lisbon',
+      '--country',
+      'PT',
+      '--currency',
+      'EUR',
+      '--plan',
+      'SOLO',
+      '--locale',
+      'pt-PT',
+      '--auto-confirm',
+      'false',
     );
     expect(created.code).toBe(0);
     expect(created.stderr).toBe('');
@@ -37,15 +53,32 @@ describe('admin command line', () => {
     expect(created.json).toMatchObject({ slug, name: 'Salon CLI', plan: 'SOLO', locale: 'pt-PT', autoConfirm: false });
 
     const member = await admin(
-      'business', 'member', 'add', '--business', slug, '--name', 'Ana Costa', '--email', 'Ana@Salon.example',
-      '--role', 'OWNER',
+      'business',
+      'member',
+      'add',
+      '--business',
+      slug,
+      '--name',
+      'Ana Costa',
+      '--email',
+      'Ana@Salon.example',
+      '--role',
+      'OWNER',
     );
     expect(member.code).toBe(0);
     expect(member.json).toMatchObject({ business: slug, email: 'ana@salon.example', role: 'OWNER' });
 
     const key = await admin(
-      'key', 'create', '--business', slug, '--member', 'ana@salon.example', '--name', 'Website',
-      '--scopes', 'appointments.read, services.read',
+      'key',
+      'create',
+      '--business',
+      slug,
+      '--member',
+      'ana@salon.example',
+      '--name',
+      'Website',
+      '--scopes',
+      'appointments.read, services.read',
     );
     expect(key.code).toBe(0);
     expect(Object.keys(key.json)).toEqual(['key', 'prefix', 'id', 'name', 'scopes', 'business', 'member', 'createdAt']);
@@ -73,8 +106,20 @@ describe('admin command line', () => {
   it('changes the plan of a business', async () => {
     const slug = uniqueSlug('cli-plan');
     await admin(
-      'business', 'create', '--slug', slug, '--name', 'Plan Salon', '--timezone', 'Europe/Lisbon',
-      '--country', 'PT', '--currency', 'EUR', '--plan', 'TEAM',
+      'business',
+      'create',
+      '--slug',
+      slug,
+      '--name',
+      'Plan Salon',
+      '--timezone',
+      'Europe/Lisbon',
+      '--country',
+      'PT',
+      '--currency',
+      'EUR',
+      '--plan',
+      'TEAM',
     );
 
     const changed = await admin('business', 'plan', '--business', slug, '--plan', 'FREE');
@@ -110,8 +155,20 @@ describe('admin command line', () => {
   it('refuses a second member with the same e-mail, and a malformed e-mail, naming the field', async () => {
     const slug = uniqueSlug('cli-members');
     await admin(
-      'business', 'create', '--slug', slug, '--name', 'Salon Members', '--timezone', 'Europe/Lisbon',
-      '--country', 'PT', '--currency', 'EUR', '--plan', 'TEAM',
+      'business',
+      'create',
+      '--slug',
+      slug,
+      '--name',
+      'Salon Members',
+      '--timezone',
+      'Europe/Lisbon',
+      '--country',
+      'PT',
+      '--currency',
+      'EUR',
+      '--plan',
+      'TEAM',
     );
     const add = (email: string) =>
       admin('business', 'member', 'add', '--business', slug, '--name', 'Ana', '--email', email, '--role', 'OWNER');

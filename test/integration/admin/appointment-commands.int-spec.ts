@@ -12,7 +12,8 @@ describe('admin appointment confirm | complete | no-show', () => {
   let salon: BookingFixture;
   const notices = async (id: string) =>
     (await db.query<{ type: string }>(`SELECT type FROM notices WHERE payload->'data'->>'id' = $1`, [id])).rows.map((r) => r.type);
-  const status = async (id: string) => (await db.query<{ status: string }>('SELECT status FROM appointments WHERE id = $1', [id])).rows[0].status;
+  const status = async (id: string) =>
+    (await db.query<{ status: string }>('SELECT status FROM appointments WHERE id = $1', [id])).rows[0].status;
 
   beforeAll(async () => {
     await db.connect();

@@ -40,7 +40,16 @@ describe('admin: change notices', () => {
 
   it('webhook create prints the id and the secret once; the secret is stored, never listed', async () => {
     const created = await admin([
-      'webhook', 'create', '--business', slug, '--url', 'https://hooks.example/in', '--events', 'client.created, sale.created', '--member', 'ana@salon.example',
+      'webhook',
+      'create',
+      '--business',
+      slug,
+      '--url',
+      'https://hooks.example/in',
+      '--events',
+      'client.created, sale.created',
+      '--member',
+      'ana@salon.example',
     ]);
     expect(created.code).toBe(0);
     expect(created.json).toEqual({
@@ -51,40 +60,110 @@ describe('admin: change notices', () => {
       events: ['client.created', 'sale.created'],
       createdAt: expect.any(String),
     });
-    const { rows } = await db.query('SELECT secret, events, enabled, created_by_member_id FROM webhook_endpoints WHERE id = $1', [created.json.id]);
+    const { rows } = await db.query('SELECT secret, events, enabled, created_by_member_id FROM webhook_endpoints WHERE id = $1', [
+      created.json.id,
+    ]);
     expect(rows[0]).toMatchObject({ secret: created.json.secret, events: ['client.created', 'sale.created'], enabled: true });
     expect(rows[0].created_by_member_id).not.toBeNull();
 
     const listed = await admin(['webhook', 'list', '--business', slug]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain('whsec_');
-    expect(listed.json.webhooks).toContainEqual(expect.objectContaining({ id: created.json.id, enabled: true, previousSecretExpiresAt: null }));
+    expect(listed.json.webhooks).toContainEqual(
+      expect.objectContaining({ id: created.json.id, enabled: true, previousSecretExpiresAt: null }),
+    );
   });
 
   it('webhook create refuses unknown events, bad addresses and members who may not', async () => {
-    const events = await admin(['webhook', 'create', '--business', slug, '--url', 'https://hooks.example/in', '--events', 'client.created,client.deleted']);
+    const events = await admin([
+      'webhook',
+      'create',
+      '--business',
+      slug,
+      '--url',
+      'https://hooks.example/in',
+      '--events',
+      'client.created,client.deleted',
+    ]);
     expect(events.code).toBe(1);
-    expect(events.error).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: '/events', message: expect.stringContaining('client.deleted') }] });
+    expect(events.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: '/events', message: expect.stringContaining('client.deleted') }],
+    });
 
-    const http = await admin(['webhook', 'create', '--business', slug, '--url', 'http://hooks.example/in', '--events', 'client.created'], strict);
+    const http = await admin(
+      ['webhook', 'create', '--business', slug, '--url', 'http://hooks.example/in', '--events', 'client.created'],
+      strict,
+    );
     expect(http.error.errors).toEqual([{ path: '/url', message: 'the address must be an https URL' }]);
-    const metadata = await admin(['webhook', 'create', '--business', slug, '--url', 'https://169.254.169.254/', '--events', 'client.created'], strict);
-    expect(metadata.error.errors).toEqual([{ path: '/url', message: 'the address must not point to a non-public address (link-local (cloud metadata))' }]);
+    const metadata = await admin(
+      ['webhook', 'create', '--business', slug, '--url', 'https://169.254.169.254/', '--events', 'client.created'],
+      strict,
+    );
+    expect(metadata.error.errors).toEqual([
+      { path: '/url', message: 'the address must not point to a non-public address (link-local (cloud metadata))' },
+    ]);
 
-    const staff = await admin(['business', 'member', 'add', '--business', slug, '--name', 'Rui', '--email', 'rui@salon.example', '--role', 'STAFF']);
+    const staff = await admin([
+      'business',
+      'member',
+      'add',
+      '--business',
+      slug,
+      '--name',
+      'Rui',
+      '--email',
+      'rui@salon.example',
+      '--role',
+      'STAFF',
+    ]);
     expect(staff.code).toBe(0);
-    const byStaff = await admin(['webhook', 'create', '--business', slug, '--url', 'https://hooks.example/in', '--events', 'client.created', '--member', 'rui@salon.example']);
+    const byStaff = await admin([
+      'webhook',
+      'create',
+      '--business',
+      slug,
+      '--url',
+      'https://hooks.example/in',
+      '--events',
+      'client.created',
+      '--member',
+      'rui@salon.example',
+    ]);
     expect(byStaff.error.errors).toEqual([{ path: '/member', message: expect.stringMatching(/only an OWNER or PARTNER/) }]);
 
-    const missing = await admin(['webhook', 'create', '--business', 'no-such-business', '--url', 'https://hooks.example/in', '--events', 'client.created']);
+    const missing = await admin([
+      'webhook',
+      'create',
+      '--business',
+      'no-such-business',
+      '--url',
+      'https://hooks.example/in',
+      '--events',
+      'client.created',
+    ]);
     expect(missing.error.code).toBe('NOT_FOUND');
   });
 
   it('webhook rotate-secret prints a new secret and keeps the old one for 24 hours', async () => {
-    const created = await admin(['webhook', 'create', '--business', slug, '--url', 'https://hooks.example/rotate', '--events', 'client.created']);
+    const created = await admin([
+      'webhook',
+      'create',
+      '--business',
+      slug,
+      '--url',
+      'https://hooks.example/rotate',
+      '--events',
+      'client.created',
+    ]);
     const rotated = await admin(['webhook', 'rotate-secret', '--business', slug, '--id', created.json.id]);
     expect(rotated.code).toBe(0);
-    expect(rotated.json).toEqual({ id: created.json.id, business: slug, secret: expect.stringMatching(/^whsec_/), previousSecretExpiresAt: expect.any(String) });
+    expect(rotated.json).toEqual({
+      id: created.json.id,
+      business: slug,
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecretExpiresAt: expect.any(String),
+    });
     expect(rotated.json.secret).not.toBe(created.json.secret);
     const hours = (Date.parse(rotated.json.previousSecretExpiresAt) - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
@@ -102,27 +181,84 @@ describe('admin: change notices', () => {
   });
 
   it('payment record stores the payment; a PAID one records payment.received in the same transaction', async () => {
-    const paid = await admin(['payment', 'record', '--business', slug, '--appointment', refs.appointments.a1, '--amount', '2500', '--method', 'CARD']);
+    const paid = await admin([
+      'payment',
+      'record',
+      '--business',
+      slug,
+      '--appointment',
+      refs.appointments.a1,
+      '--amount',
+      '2500',
+      '--method',
+      'CARD',
+    ]);
     expect(paid.code).toBe(0);
-    expect(paid.json).toMatchObject({ business: slug, appointmentId: refs.appointments.a1, status: 'PAID', channel: 'IN_PERSON', method: 'CARD', amountCents: 2500, currency: 'EUR' });
+    expect(paid.json).toMatchObject({
+      business: slug,
+      appointmentId: refs.appointments.a1,
+      status: 'PAID',
+      channel: 'IN_PERSON',
+      method: 'CARD',
+      amountCents: 2500,
+      currency: 'EUR',
+    });
     expect(paid.json.paidAt).toEqual(expect.any(String));
     const notice = await db.query('SELECT type, payload FROM notices WHERE id = $1', [paid.json.noticeId]);
     expect(notice.rows).toEqual([
       {
         type: 'payment.received',
-        payload: { id: paid.json.noticeId, type: 'payment.received', createdAt: expect.any(String), business: slug, data: { id: paid.json.id, occurredAt: paid.json.paidAt } },
+        payload: {
+          id: paid.json.noticeId,
+          type: 'payment.received',
+          createdAt: expect.any(String),
+          business: slug,
+          data: { id: paid.json.id, occurredAt: paid.json.paidAt },
+        },
       },
     ]);
 
-    const pending = await admin(['payment', 'record', '--business', slug, '--appointment', refs.appointments.a1, '--amount', '500', '--method', 'PIX', '--status', 'PENDING']);
+    const pending = await admin([
+      'payment',
+      'record',
+      '--business',
+      slug,
+      '--appointment',
+      refs.appointments.a1,
+      '--amount',
+      '500',
+      '--method',
+      'PIX',
+      '--status',
+      'PENDING',
+    ]);
     expect(pending.json).toMatchObject({ status: 'PENDING', paidAt: null, noticeId: null });
 
-    const unknown = await admin(['payment', 'record', '--business', slug, '--appointment', '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10', '--amount', '500', '--method', 'CASH']);
+    const unknown = await admin([
+      'payment',
+      'record',
+      '--business',
+      slug,
+      '--appointment',
+      '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10',
+      '--amount',
+      '500',
+      '--method',
+      'CASH',
+    ]);
     expect(unknown.error.code).toBe('NOT_FOUND');
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM payments WHERE appointment_id = $1', ['01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10']);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM payments WHERE appointment_id = $1', [
+      '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10',
+    ]);
     expect(rows[0].n).toBe(0);
-    expect((await admin(['payment', 'record', '--business', slug, '--appointment', refs.appointments.a1, '--amount', '5', '--method', 'GOLD'])).code).toBe(2);
-    expect((await admin(['payment', 'record', '--business', slug, '--appointment', refs.appointments.a1, '--amount', '-5', '--method', 'CASH'])).code).toBe(2);
+    expect(
+      (await admin(['payment', 'record', '--business', slug, '--appointment', refs.appointments.a1, '--amount', '5', '--method', 'GOLD']))
+        .code,
+    ).toBe(2);
+    expect(
+      (await admin(['payment', 'record', '--business', slug, '--appointment', refs.appointments.a1, '--amount', '-5', '--method', 'CASH']))
+        .code,
+    ).toBe(2);
   });
 
   it('sale record numbers the sale, totals it, records sale.created, and never prints costs or notes', async () => {
@@ -134,7 +270,15 @@ describe('admin: change notices', () => {
         appointmentId: refs.appointments.a1,
         paymentPending: true,
         items: [
-          { type: 'SERVICE', name: 'Haircut', serviceId: refs.services.cut, quantity: 1, unitPriceCents: 2500, discountCents: 500, costCents: 900 },
+          {
+            type: 'SERVICE',
+            name: 'Haircut',
+            serviceId: refs.services.cut,
+            quantity: 1,
+            unitPriceCents: 2500,
+            discountCents: 500,
+            costCents: 900,
+          },
           { type: 'PRODUCT', name: 'Shampoo', quantity: 2, unitPriceCents: 1200 },
         ],
         internalNote: 'regular, asked for a discount',
@@ -164,19 +308,31 @@ describe('admin: change notices', () => {
 
   it('sale record refuses a bad file with every problem, and ids of another business', async () => {
     const file = join(folder, 'bad-sale.json');
-    await writeFile(file, JSON.stringify({ status: 'PAID', items: [{ type: 'SERVICE', quantity: 0, unitPriceCents: 10, discountCents: 50 }], colour: 'red' }));
+    await writeFile(
+      file,
+      JSON.stringify({ status: 'PAID', items: [{ type: 'SERVICE', quantity: 0, unitPriceCents: 10, discountCents: 50 }], colour: 'red' }),
+    );
     const bad = await admin(['sale', 'record', '--business', slug, '--file', file]);
     expect(bad.code).toBe(1);
     expect(bad.error.code).toBe('VALIDATION_FAILED');
     expect(bad.error.errors?.map((e) => e.path).sort()).toEqual(['/colour', '/items/0/name', '/items/0/quantity', '/status']);
 
-    await writeFile(file, JSON.stringify({ clientId: '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10', items: [{ type: 'SERVICE', name: 'Cut', serviceId: '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e11', quantity: 1, unitPriceCents: 10 }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        clientId: '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10',
+        items: [{ type: 'SERVICE', name: 'Cut', serviceId: '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e11', quantity: 1, unitPriceCents: 10 }],
+      }),
+    );
     const foreign = await admin(['sale', 'record', '--business', slug, '--file', file]);
     expect(foreign.error.errors).toEqual([
       { path: '/clientId', message: 'is not a client of this business' },
       { path: '/items/0/serviceId', message: 'is not a service of this business' },
     ]);
-    const notices = await db.query(`SELECT count(*)::int AS n FROM notices n JOIN businesses b ON b.id = n.business_id WHERE b.slug = $1 AND n.type = 'sale.created'`, [slug]);
+    const notices = await db.query(
+      `SELECT count(*)::int AS n FROM notices n JOIN businesses b ON b.id = n.business_id WHERE b.slug = $1 AND n.type = 'sale.created'`,
+      [slug],
+    );
     expect(notices.rows[0].n).toBe(1);
   });
 
@@ -198,8 +354,28 @@ describe('admin: change notices', () => {
   });
 
   it('webhook deliveries lists deliveries with their last attempt; replay puts finished ones back to PENDING', async () => {
-    const created = await admin(['webhook', 'create', '--business', slug, '--url', 'https://hooks.example/replay', '--events', 'payment.received']);
-    const paid = await admin(['payment', 'record', '--business', slug, '--appointment', refs.appointments.a1, '--amount', '100', '--method', 'CASH']);
+    const created = await admin([
+      'webhook',
+      'create',
+      '--business',
+      slug,
+      '--url',
+      'https://hooks.example/replay',
+      '--events',
+      'payment.received',
+    ]);
+    const paid = await admin([
+      'payment',
+      'record',
+      '--business',
+      slug,
+      '--appointment',
+      refs.appointments.a1,
+      '--amount',
+      '100',
+      '--method',
+      'CASH',
+    ]);
     const noticeId: string = paid.json.noticeId;
 
     const notRelayed = await admin(['webhook', 'replay', '--business', slug, '--notice', noticeId]);
@@ -212,7 +388,10 @@ describe('admin: change notices', () => {
       [noticeId, created.json.id],
     );
     await db.query('UPDATE notices SET relayed_at = now() WHERE id = $1', [noticeId]);
-    await db.query(`INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error) VALUES (gen_random_uuid(), $1, now(), 500, 31, 'HTTP 500')`, [rows[0].id]);
+    await db.query(
+      `INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error) VALUES (gen_random_uuid(), $1, now(), 500, 31, 'HTTP 500')`,
+      [rows[0].id],
+    );
 
     const failed = await admin(['webhook', 'deliveries', '--business', slug, '--status', 'FAILED']);
     expect(failed.code).toBe(0);
@@ -232,9 +411,13 @@ describe('admin: change notices', () => {
 
     const replay = await admin(['webhook', 'replay', '--business', slug, '--notice', noticeId]);
     expect(replay.json).toEqual({ business: slug, notice: noticeId, relayed: true, requeued: [{ endpointId: created.json.id }] });
-    const after = await db.query('SELECT status, attempts, next_attempt_at <= now() AS due FROM notice_deliveries WHERE id = $1', [rows[0].id]);
+    const after = await db.query('SELECT status, attempts, next_attempt_at <= now() AS due FROM notice_deliveries WHERE id = $1', [
+      rows[0].id,
+    ]);
     expect(after.rows[0]).toEqual({ status: 'PENDING', attempts: 0, due: true });
     expect((await admin(['webhook', 'deliveries', '--business', slug, '--status', 'FAILED'])).json.deliveries).toEqual([]);
-    expect((await admin(['webhook', 'replay', '--business', slug, '--notice', '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10'])).error.code).toBe('NOT_FOUND');
+    expect((await admin(['webhook', 'replay', '--business', slug, '--notice', '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10'])).error.code).toBe(
+      'NOT_FOUND',
+    );
   });
 });

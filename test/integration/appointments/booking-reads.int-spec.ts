@@ -4,7 +4,6 @@ import { SLOT_FACTS, SlotFactsRepository } from '#core/availability/slot-facts.r
 import { loadBookingFixture, type BookingFixture } from '../../factories/booking-fixture.js';
 import { startTestContext, type TestContext } from '../../utils/test-context.js';
 
-
 const at = (iso: string) => new Date(iso);
 
 class PlanFound extends Error {
@@ -60,30 +59,32 @@ describe('the slot facts of a booking (one statement)', () => {
     expect(foreign).toEqual({ workingHours: [], serviceIds: [], appointments: [], blocks: [] });
   });
   it("searches the staff member's active appointments by interval in the exclusion index, not all of them", async () => {
-    const plan = await context.sql.transaction(async (sql) => {
-      // The test data is small enough for any scan, and a few rows a business or a staff member
-      // make every btree led by business_id as cheap as anything (the more so once another test
-      // filled and analysed the table with other businesses' rows): set aside (rolled back), what
-      // is left is whether the exclusion index can serve the query by interval.
-      await sql.query('SET LOCAL enable_seqscan = off');
-      await sql.query('SET LOCAL enable_bitmapscan = off');
-      await sql.query('DROP INDEX appointments_business_staff_start_idx');
-      await sql.query('DROP INDEX appointments_business_start_idx');
-      await sql.query('DROP INDEX appointments_business_status_start_idx');
-      await sql.query('DROP INDEX appointments_code_key');
-      const rows: { 'QUERY PLAN': unknown }[] = await sql.query(`EXPLAIN (FORMAT JSON) ${SLOT_FACTS.text}`, [
-        salon.businessId,
-        salon.staff.ana,
-        at('2035-01-08T10:00:00Z'),
-        at('2035-01-08T10:30:00Z'),
-        null,
-      ]);
-      // Rolled back, index included.
-      throw new PlanFound(JSON.stringify(rows[0]['QUERY PLAN']));
-    }).catch((error: unknown) => {
-      if (error instanceof PlanFound) return error.plan;
-      throw error;
-    });
+    const plan = await context.sql
+      .transaction(async (sql) => {
+        // The test data is small enough for any scan, and a few rows a business or a staff member
+        // make every btree led by business_id as cheap as anything (the more so once another test
+        // filled and analysed the table with other businesses' rows): set aside (rolled back), what
+        // is left is whether the exclusion index can serve the query by interval.
+        await sql.query('SET LOCAL enable_seqscan = off');
+        await sql.query('SET LOCAL enable_bitmapscan = off');
+        await sql.query('DROP INDEX appointments_business_staff_start_idx');
+        await sql.query('DROP INDEX appointments_business_start_idx');
+        await sql.query('DROP INDEX appointments_business_status_start_idx');
+        await sql.query('DROP INDEX appointments_code_key');
+        const rows: { 'QUERY PLAN': unknown }[] = await sql.query(`EXPLAIN (FORMAT JSON) ${SLOT_FACTS.text}`, [
+          salon.businessId,
+          salon.staff.ana,
+          at('2035-01-08T10:00:00Z'),
+          at('2035-01-08T10:30:00Z'),
+          null,
+        ]);
+        // Rolled back, index included.
+        throw new PlanFound(JSON.stringify(rows[0]['QUERY PLAN']));
+      })
+      .catch((error: unknown) => {
+        if (error instanceof PlanFound) return error.plan;
+        throw error;
+      });
     expect(plan).toMatch(/"Index Name":"appointments_no_overlap"[^}]*"Index Cond":"[^"]*&&/);
   });
 });
@@ -98,7 +99,14 @@ describe('the parties of a booking (one statement)', () => {
       at('2035-01-08T09:45:00Z'),
     );
     expect(found).toMatchObject({
-      business: { name: 'Salão Lisboa', timezone: 'Europe/Lisbon', locale: 'pt-PT', currency: 'EUR', autoConfirm: true, notificationEmail: `desk@${salon.slug}.example` },
+      business: {
+        name: 'Salão Lisboa',
+        timezone: 'Europe/Lisbon',
+        locale: 'pt-PT',
+        currency: 'EUR',
+        autoConfirm: true,
+        notificationEmail: `desk@${salon.slug}.example`,
+      },
       staff: { id: salon.staff.rui, name: 'Rui Alves', active: true },
       service: { id: salon.services.cut, name: 'Corte', durationMin: 30, priceCents: 2500, active: true },
       client: { id: salon.clients.joao, name: 'João Silva', email: salon.clientEmail },

@@ -31,18 +31,24 @@ const processEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
   });
 
 async function startRedis(): Promise<void> {
-  redis = Child.spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { PATH: process.env.PATH });
+  redis = Child.spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    PATH: process.env.PATH,
+  });
   const client = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   try {
-    await eventually(async () => {
-      try {
-        if (client.status !== 'ready') await client.connect();
-        return (await client.ping()) === 'PONG';
-      } catch {
-        client.disconnect();
-        return false;
-      }
-    }, 10_000, 'the private redis-server');
+    await eventually(
+      async () => {
+        try {
+          if (client.status !== 'ready') await client.connect();
+          return (await client.ping()) === 'PONG';
+        } catch {
+          client.disconnect();
+          return false;
+        }
+      },
+      10_000,
+      'the private redis-server',
+    );
   } finally {
     client.disconnect();
   }
@@ -84,7 +90,8 @@ describe('no notice is lost', () => {
   it('when the worker is SIGKILLed during a delivery: a new worker sends it again, with the same id', async () => {
     const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/killed'), ['client.created']);
-    receiver.respond = (notice) => (notice.path === '/killed' && receiver.received.filter((r) => r.path === '/killed').length === 1 ? 'hang' : { status: 200 });
+    receiver.respond = (notice) =>
+      notice.path === '/killed' && receiver.received.filter((r) => r.path === '/killed').length === 1 ? 'hang' : { status: 200 };
     worker = await startWorker();
     const notice = await recordNotice(app, business);
 
@@ -122,7 +129,9 @@ describe('no notice is lost', () => {
     expect(retriedLater.headers['webhook-id']).toBe(failedOnce.headers['webhook-id']);
     expect(verifyNotice(endpoint.secret, retriedLater)).toEqual(retried);
     expect(verifyNotice(endpoint.secret, receiver.withId(recordedMeanwhile.id)[0])).toEqual(recordedMeanwhile);
-    await eventually(async () => (await delivery(retried.id))?.status === 'DELIVERED' && (await delivery(recordedMeanwhile.id))?.status === 'DELIVERED');
+    await eventually(
+      async () => (await delivery(retried.id))?.status === 'DELIVERED' && (await delivery(recordedMeanwhile.id))?.status === 'DELIVERED',
+    );
     expect((await delivery(retried.id))?.attempts).toBe(2);
   });
 

@@ -46,15 +46,24 @@ async function deliveryOf(noticeId: string, endpointId: string): Promise<Deliver
   return rows[0];
 }
 
-async function attemptsOf(deliveryId: string): Promise<{ status_code: number | null; duration_ms: number; error: string | null; attempted_at: Date }[]> {
-  return db.query('SELECT status_code, duration_ms, error, attempted_at FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempted_at', [deliveryId]);
+async function attemptsOf(
+  deliveryId: string,
+): Promise<{ status_code: number | null; duration_ms: number; error: string | null; attempted_at: Date }[]> {
+  return db.query(
+    'SELECT status_code, duration_ms, error, attempted_at FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempted_at',
+    [deliveryId],
+  );
 }
 
 const waitForStatus = (noticeId: string, endpointId: string, status: string, timeoutMs = 15_000) =>
-  eventually(async () => {
-    const delivery = await deliveryOf(noticeId, endpointId);
-    return delivery?.status === status ? delivery : null;
-  }, timeoutMs, `delivery ${status}`);
+  eventually(
+    async () => {
+      const delivery = await deliveryOf(noticeId, endpointId);
+      return delivery?.status === status ? delivery : null;
+    },
+    timeoutMs,
+    `delivery ${status}`,
+  );
 
 describe('notice delivery (worker in process, real Redis, receiver on loopback)', () => {
   it('POSTs the D9 body with Standard Webhooks headers that the standardwebhooks library verifies', async () => {
@@ -78,7 +87,9 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     expect(verifyNotice(endpoint.secret, received)).toEqual(notice);
     // A receiver must refuse a notice whose body or timestamp was altered on the way.
     expect(() => verifyNotice(endpoint.secret, { ...received, body: received.body.replace(business.slug, 'someone-else') })).toThrow();
-    expect(() => verifyNotice(endpoint.secret, { ...received, headers: { ...received.headers, 'webhook-timestamp': String(timestamp - 1) } })).toThrow();
+    expect(() =>
+      verifyNotice(endpoint.secret, { ...received, headers: { ...received.headers, 'webhook-timestamp': String(timestamp - 1) } }),
+    ).toThrow();
     expect(() => verifyNotice(endpoint.secret, { ...received, headers: { ...received.headers, 'webhook-id': newId() } })).toThrow();
 
     const delivery = await waitForStatus(notice.id, endpoint.id, 'DELIVERED');
@@ -103,8 +114,15 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     await receiver.waitFor(() => receiver.withId(notice.id).length === 2);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
-    expect(receiver.withId(notice.id).map((r) => r.path).sort()).toEqual(['/a', '/b']);
-    const deliveries = await db.query<{ endpoint_id: string }[]>('SELECT endpoint_id FROM notice_deliveries WHERE notice_id = $1', [notice.id]);
+    expect(
+      receiver
+        .withId(notice.id)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/a', '/b']);
+    const deliveries = await db.query<{ endpoint_id: string }[]>('SELECT endpoint_id FROM notice_deliveries WHERE notice_id = $1', [
+      notice.id,
+    ]);
     expect(deliveries.map((d) => d.endpoint_id).sort()).toEqual([a.id, b.id].sort());
   });
 
@@ -116,10 +134,14 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     const endpoint = await createEndpoint(app, business, `http://127.0.0.1:${port}/late`, ['client.created']);
     const notice = await recordNotice(app, business);
 
-    const failed = await eventually(async () => {
-      const delivery = await deliveryOf(notice.id, endpoint.id);
-      return delivery && delivery.attempts >= 2 ? delivery : null;
-    }, 10_000, 'two failed attempts');
+    const failed = await eventually(
+      async () => {
+        const delivery = await deliveryOf(notice.id, endpoint.id);
+        return delivery && delivery.attempts >= 2 ? delivery : null;
+      },
+      10_000,
+      'two failed attempts',
+    );
     const late = await NoticeReceiver.start(answer200, port);
     try {
       await late.waitFor(() => late.withId(notice.id).length === 1);
@@ -223,7 +245,9 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
       const d = await deliveryOf(notice.id, endpoint.id);
       return d?.attempts === 1 ? d : null;
     });
-    await db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'turned off by the business' WHERE id = $1`, [endpoint.id]);
+    await db.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'turned off by the business' WHERE id = $1`, [
+      endpoint.id,
+    ]);
 
     await waitForStatus(notice.id, endpoint.id, 'FAILED');
     const attempts = await attemptsOf(pending.id);
@@ -253,7 +277,9 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     await db.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '2 days' WHERE id = $1`, [endpoint.id]);
     const notice = await recordNotice(app, business);
     await waitForStatus(notice.id, endpoint.id, 'DELIVERED');
-    const [row] = await db.query<{ failing_since: Date | null }[]>('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    const [row] = await db.query<{ failing_since: Date | null }[]>('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [
+      endpoint.id,
+    ]);
     expect(row.failing_since).toBeNull();
   });
 
@@ -284,7 +310,9 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
 
   it('delivers a burst, batched, with exactly one attempt recorded per delivery', async () => {
     const business = await createBusiness();
-    const endpoints = await Promise.all(['/burst-a', '/burst-b'].map((path) => createEndpoint(app, business, receiver.url(path), ['client.created'])));
+    const endpoints = await Promise.all(
+      ['/burst-a', '/burst-b'].map((path) => createEndpoint(app, business, receiver.url(path), ['client.created'])),
+    );
     const notices = await Promise.all(Array.from({ length: 40 }, () => recordNotice(app, business)));
     for (const notice of notices) {
       for (const endpoint of endpoints) await waitForStatus(notice.id, endpoint.id, 'DELIVERED');
@@ -306,7 +334,12 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     const seed = async () => {
       const notice = buildNoticeBody({ type: 'client.created', businessSlug: business.slug, subjectId: newId(), occurredAt: new Date() });
       const id = newId();
-      await db.query(`INSERT INTO notices (id, business_id, type, payload, relayed_at) VALUES ($1, $2, $3, $4, now())`, [notice.id, business.id, notice.type, notice]);
+      await db.query(`INSERT INTO notices (id, business_id, type, payload, relayed_at) VALUES ($1, $2, $3, $4, now())`, [
+        notice.id,
+        business.id,
+        notice.type,
+        notice,
+      ]);
       // Due tomorrow: the sweep leaves it to this test.
       await db.query(
         `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at)
@@ -339,10 +372,12 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     // What a relay that crashed between its commit and queueing leaves: relayed, a PENDING delivery, no job.
     const notice = buildNoticeBody({ type: 'client.created', businessSlug: business.slug, subjectId: newId(), occurredAt: new Date() });
     await db.transaction(async (sql) => {
-      await sql.query(
-        `INSERT INTO notices (id, business_id, type, payload, relayed_at) VALUES ($1, $2, $3, $4, now())`,
-        [notice.id, business.id, notice.type, notice],
-      );
+      await sql.query(`INSERT INTO notices (id, business_id, type, payload, relayed_at) VALUES ($1, $2, $3, $4, now())`, [
+        notice.id,
+        business.id,
+        notice.type,
+        notice,
+      ]);
       await sql.query(
         `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at)
          VALUES ($1, $2, $3, $4, 'PENDING', 0, now())`,
@@ -405,7 +440,13 @@ describe('notice retention', () => {
     const endpoint = await createEndpoint(app, business, receiver.url('/old'), ['client.created']);
     const old = newId();
     const oldDelivery = newId();
-    const payload = { id: old, type: 'client.created', createdAt: '2029-01-01T00:00:00.000Z', business: business.slug, data: { id: newId(), occurredAt: '2029-01-01T00:00:00.000Z' } };
+    const payload = {
+      id: old,
+      type: 'client.created',
+      createdAt: '2029-01-01T00:00:00.000Z',
+      business: business.slug,
+      data: { id: newId(), occurredAt: '2029-01-01T00:00:00.000Z' },
+    };
     await db.query(
       `INSERT INTO notices (id, business_id, type, payload, created_at, relayed_at) VALUES ($1, $2, 'client.created', $3, now() - interval '31 days', now() - interval '31 days')`,
       [old, business.id, payload],
@@ -414,7 +455,10 @@ describe('notice retention', () => {
       `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts) VALUES ($1, $2, $3, $4, 'DELIVERED', 1)`,
       [oldDelivery, business.id, old, endpoint.id],
     );
-    await db.query(`INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms) VALUES ($1, $2, now() - interval '31 days', 200, 12)`, [newId(), oldDelivery]);
+    await db.query(
+      `INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms) VALUES ($1, $2, now() - interval '31 days', 200, 12)`,
+      [newId(), oldDelivery],
+    );
     const recent = await recordNotice(app, business);
 
     const queue = app.get<Queue>(getQueueToken(MAINTENANCE_QUEUE), { strict: false });

@@ -39,7 +39,9 @@ const lookups: string[] = [];
 const fakeLookup: HostLookup = (hostname) => {
   lookups.push(hostname);
   const found = FAKE_DNS[hostname];
-  return found ? Promise.resolve(found) : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+  return found
+    ? Promise.resolve(found)
+    : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
 };
 
 beforeAll(async () => {
@@ -119,8 +121,12 @@ describe('outbound address checks at send time', () => {
   it('names why: the range, or the address a name resolved to', async () => {
     const refusal = async (url: string) => (await sender().send({ ...notice, url })).error;
     expect(await refusal(`https://2130706433:${port}/`)).toBe('not sent: the address must not point to a non-public address (loopback)');
-    expect(await refusal('https://169.254.169.254/')).toBe('not sent: the address must not point to a non-public address (link-local (cloud metadata))');
-    expect(await refusal(`https://[::ffff:127.0.0.1]:${port}/`)).toBe('not sent: the address must not point to a non-public address (IPv4-mapped)');
+    expect(await refusal('https://169.254.169.254/')).toBe(
+      'not sent: the address must not point to a non-public address (link-local (cloud metadata))',
+    );
+    expect(await refusal(`https://[::ffff:127.0.0.1]:${port}/`)).toBe(
+      'not sent: the address must not point to a non-public address (IPv4-mapped)',
+    );
     expect(await refusal('https://mixed.test/')).toBe('not sent: mixed.test resolves to a non-public address, 10.0.0.1 (private)');
     expect(await refusal('http://93.184.216.34/')).toBe('not sent: the address must be an https URL');
     expect(await refusal('https://nowhere.test/')).toBe('not sent: the host name nowhere.test does not resolve (ENOTFOUND)');
@@ -188,7 +194,10 @@ describe('outbound address checks at send time', () => {
   it('gives up after the total time limit when the receiver never answers', async () => {
     const silent = await NoticeReceiver.start(() => 'hang');
     try {
-      const result = await sender(lenient, { connectTimeoutMs: 500, totalTimeoutMs: 800, maxResponseBytes: 64 * 1024 }).send({ ...notice, url: silent.url() });
+      const result = await sender(lenient, { connectTimeoutMs: 500, totalTimeoutMs: 800, maxResponseBytes: 64 * 1024 }).send({
+        ...notice,
+        url: silent.url(),
+      });
       expect(result).toMatchObject({ delivered: false, statusCode: null });
       expect(result.error).toMatch(/timeout|aborted/i);
       expect(result.durationMs).toBeGreaterThanOrEqual(700);
@@ -241,11 +250,16 @@ describe('address checks at registration and through the worker', () => {
       const refused = await app
         .get(WebhooksService)
         .create({ businessSlug: business.slug, url, events: ['client.created'] })
-        .then(() => null, (error: unknown) => error);
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
       expect(refused).toBeInstanceOf(DomainError);
       expect((refused as DomainError).fieldErrors).toEqual([{ path: '/url', message: expect.any(String) }]);
     }
-    const [{ n }] = await testSql(app).query<{ n: string }[]>('SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1', [business.id]);
+    const [{ n }] = await testSql(app).query<{ n: string }[]>('SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1', [
+      business.id,
+    ]);
     expect(Number(n)).toBe(0);
     expect(canaryConnections).toBe(0);
   });
@@ -255,7 +269,10 @@ describe('address checks at registration and through the worker', () => {
     let db: TestSql;
     ({ app, sql: db } = await startTestContext({ app: 'worker', config: strictSettings, providers: [[HOST_LOOKUP, fakeLookup]] }));
     // Registered while the name pointed somewhere public; it has since been re-pointed at loopback.
-    const business = await seed({ members: [], webhooks: [{ ref: 'hook', url: `https://rebind.test:${port}/hook`, events: ['client.created'] }] });
+    const business = await seed({
+      members: [],
+      webhooks: [{ ref: 'hook', url: `https://rebind.test:${port}/hook`, events: ['client.created'] }],
+    });
     const endpointId = business.webhooks.hook.id;
     const recorded = await recordNotice(app, business);
 

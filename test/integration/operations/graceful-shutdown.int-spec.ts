@@ -45,7 +45,10 @@ async function slowReceiver(holdMs: number): Promise<{ server: Server; url: stri
 }
 
 async function deliveryOf(noticeId: string): Promise<{ status: string; attempts: number } | undefined> {
-  const rows = await db.query<{ status: string; attempts: number }[]>('SELECT status, attempts FROM notice_deliveries WHERE notice_id = $1', [noticeId]);
+  const rows = await db.query<{ status: string; attempts: number }[]>(
+    'SELECT status, attempts FROM notice_deliveries WHERE notice_id = $1',
+    [noticeId],
+  );
   return rows[0];
 }
 
@@ -144,7 +147,11 @@ describe('SIGTERM', () => {
       await createEndpoint(app, business, receiver.url, ['client.created']);
       const api = await start('api', /Listening on/, { PORT: String(await freePort()), IN_PROCESS_JOBS: 'true', REDIS_URL: '' });
       const notice = await recordNotice(app, business);
-      await eventually(() => Promise.resolve(receiver.arrived.some((req) => req.headers['webhook-id'] === notice.id)), 15_000, 'the delivery to start');
+      await eventually(
+        () => Promise.resolve(receiver.arrived.some((req) => req.headers['webhook-id'] === notice.id)),
+        15_000,
+        'the delivery to start',
+      );
 
       api.process.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -66,13 +66,21 @@ function logLines(...processes: Child[]): LogLine[] {
 
 const EMAIL_ADDRESS = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+/;
 
-async function flow(apiPort: number, receiverPath: string): Promise<{ secrets: string[]; authenticatedIds: Set<string>; anonymousIds: Set<string> }> {
+async function flow(
+  apiPort: number,
+  receiverPath: string,
+): Promise<{ secrets: string[]; authenticatedIds: Set<string>; anonymousIds: Set<string> }> {
   const salon = await loadBookingFixture({ keys: 1 });
   // A key made as `admin key create` makes it, with every scope.
-  const { key } = await app.get(ApiKeysService).create({ businessSlug: salon.slug, memberEmail: `owner@${salon.slug}.example`, name: 'Logs', scopes: SCOPES });
+  const { key } = await app
+    .get(ApiKeysService)
+    .create({ businessSlug: salon.slug, memberEmail: `owner@${salon.slug}.example`, name: 'Logs', scopes: SCOPES });
   const keys = [key, salon.keys[0]];
   smtp.refuse(salon.clientEmail, 1);
-  const endpoint = await createEndpoint(app, { id: salon.businessId, slug: salon.slug }, receiver.url(receiverPath), ['client.created', 'appointment.created']);
+  const endpoint = await createEndpoint(app, { id: salon.businessId, slug: salon.slug }, receiver.url(receiverPath), [
+    'client.created',
+    'appointment.created',
+  ]);
   const phone = `+35193${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
   const email = `rita.${randomUUID().slice(0, 8)}@example.com`;
   const wrongKey = `rk_live_${'A'.repeat(32)}000000`;
@@ -107,7 +115,9 @@ async function flow(apiPort: number, receiverPath: string): Promise<{ secrets: s
   // The same phone again: a 409 whose detail must not reach the log either.
   expect((await call('/v1/api/clients', { key: keys[0], body: { name: 'Rita', phone, email, consent: true } })).status).toBe(409);
   // Personal data in a query string: the request line logs the path only.
-  expect((await call(`/v1/api/clients?email=${encodeURIComponent(email)}&phone=${encodeURIComponent(phone)}`, { key: keys[0] })).status).toBe(400);
+  expect(
+    (await call(`/v1/api/clients?email=${encodeURIComponent(email)}&phone=${encodeURIComponent(phone)}`, { key: keys[0] })).status,
+  ).toBe(400);
   const booked = await call('/v1/api/appointments', {
     key: keys[1],
     body: { staffId: salon.staff.ana, serviceId: salon.services.cut, startAt: '2035-07-10T09:30:00Z', client: { id: salon.clients.joao } },
@@ -153,7 +163,11 @@ function checkLines(lines: LogLine[], result: Awaited<ReturnType<typeof flow>>):
   const byId = new Map(requestLines.map((line) => [line.json?.requestId, line.json]));
   for (const id of result.authenticatedIds) {
     const line = byId.get(id);
-    expect(line).toMatchObject({ requestId: id, keyPrefix: expect.stringMatching(/^rk_live_[0-9A-Za-z]{4}$/), business: expect.stringMatching(/^book-/) });
+    expect(line).toMatchObject({
+      requestId: id,
+      keyPrefix: expect.stringMatching(/^rk_live_[0-9A-Za-z]{4}$/),
+      business: expect.stringMatching(/^book-/),
+    });
     expect(Object.keys(line?.req as object)).toEqual(['method', 'path']);
     expect(JSON.stringify(line)).not.toContain('?');
   }
@@ -204,7 +218,11 @@ describe('log lines', () => {
 
   it('of the API without Redis, which delivers notices and e-mails itself, carry none either', async () => {
     const apiPort = await freePort();
-    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], processEnv({ PORT: String(apiPort), IN_PROCESS_JOBS: 'true' }));
+    const api = Child.spawn(
+      process.execPath,
+      ['dist/apps/api/src/main.js'],
+      processEnv({ PORT: String(apiPort), IN_PROCESS_JOBS: 'true' }),
+    );
     children.push(api);
     await api.waitForOutput(/Listening on/);
 

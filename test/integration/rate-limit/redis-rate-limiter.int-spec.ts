@@ -65,9 +65,7 @@ describe('RedisRateLimiter against Redis', () => {
     const second = limiter(await connect());
     const subject = randomUUID();
 
-    const decisions = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? first : second).consume(subject)),
-    );
+    const decisions = await Promise.all(Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? first : second).consume(subject)));
 
     expect(decisions.filter((d) => d.allowed)).toHaveLength(120);
     expect(logger.error).not.toHaveBeenCalled();

@@ -47,10 +47,9 @@ async function inOrder(table: string, time: string, ids: string[]): Promise<stri
 describe('keyset positions to the microsecond', () => {
   it('PostgreSQL reads the timestamp literal back to the same microsecond', async () => {
     const micros = parseDateTime('2030-09-01T10:00:00.123457Z')!;
-    const [row] = await db.query<{ back: string }[]>(
-      `SELECT (extract(epoch from $1::timestamptz) * 1000000)::bigint::text AS back`,
-      [toTimestampLiteral(micros)],
-    );
+    const [row] = await db.query<{ back: string }[]>(`SELECT (extract(epoch from $1::timestamptz) * 1000000)::bigint::text AS back`, [
+      toTimestampLiteral(micros),
+    ]);
     expect(BigInt(row.back)).toBe(micros);
   });
 

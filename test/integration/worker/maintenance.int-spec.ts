@@ -36,10 +36,9 @@ describe('worker: idempotency record purge', () => {
     await events.close();
 
     expect(result.purged).toBeGreaterThanOrEqual(1);
-    const left = await db.query<{ idempotency_key: string }[]>(
-      'SELECT idempotency_key FROM idempotency_records WHERE api_key_id = $1',
-      [keyId],
-    );
+    const left = await db.query<{ idempotency_key: string }[]>('SELECT idempotency_key FROM idempotency_records WHERE api_key_id = $1', [
+      keyId,
+    ]);
     expect(left.map((r) => r.idempotency_key)).toEqual(['fresh-key-01']);
   });
 });

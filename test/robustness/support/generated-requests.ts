@@ -16,11 +16,7 @@ export type IdempotencyHeader = { kind: 'fresh' } | { kind: 'quoted' } | { kind:
 
 /** The API key sent: a valid one of the run, or one of the kinds that must all be 401. */
 export type KeySpec =
-  | { kind: 'valid' }
-  | { kind: 'missing' }
-  | { kind: 'bad-checksum' }
-  | { kind: 'unknown' }
-  | { kind: 'malformed'; text: string };
+  { kind: 'valid' } | { kind: 'missing' } | { kind: 'bad-checksum' } | { kind: 'unknown' } | { kind: 'malformed'; text: string };
 
 /** One request, as generated: symbolic where the run supplies the value (a fresh key). */
 export interface GeneratedRequest {
@@ -60,7 +56,8 @@ export interface OperationHints {
 }
 
 /** Lone surrogates replaced, so that a string can be percent-encoded (they cannot be sent in a URL). */
-export const wellFormed = (s: string): string => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+export const wellFormed = (s: string): string =>
+  s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PRINTABLE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
@@ -127,7 +124,11 @@ export class GeneratedRequests {
           {
             weight: 2,
             arbitrary: fc
-              .oneof(anyString({ minLength: 1, maxLength: 40 }), fc.constantFrom('null', 'undefined', '0', '-1', 'me', '%', '..%2F'), fc.uuid().map((u) => `${u} `))
+              .oneof(
+                anyString({ minLength: 1, maxLength: 40 }),
+                fc.constantFrom('null', 'undefined', '0', '-1', 'me', '%', '..%2F'),
+                fc.uuid().map((u) => `${u} `),
+              )
               // An id of "." or ".." would name another path; a lone surrogate cannot be percent-encoded.
               .filter((s) => s !== '.' && s !== '..' && wellFormed(s) === s),
           },
@@ -144,7 +145,9 @@ export class GeneratedRequests {
           // Keys the document's pattern admits, of any length it allows.
           {
             weight: 2,
-            arbitrary: this.schemas.valid(idempotencyParam.schema as Schema).map((value): IdempotencyHeader => ({ kind: 'value', value: String(value) })),
+            arbitrary: this.schemas
+              .valid(idempotencyParam.schema as Schema)
+              .map((value): IdempotencyHeader => ({ kind: 'value', value: String(value) })),
           },
           { weight: 1, arbitrary: fc.constant<IdempotencyHeader>({ kind: 'quoted' }) },
           { weight: 1, arbitrary: fc.constant<IdempotencyHeader>({ kind: 'missing' }) },
@@ -166,7 +169,15 @@ export class GeneratedRequests {
       ? fc.oneof(
           { weight: 14, arbitrary: fc.constant('application/json') },
           { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/merge-patch+json', 'Application/JSON') },
-          { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x') },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              'text/plain',
+              'application/x-www-form-urlencoded',
+              'application/xml',
+              'multipart/form-data; boundary=x',
+            ),
+          },
         )
       : fc.constant(undefined);
 
@@ -188,7 +199,10 @@ export class GeneratedRequests {
         key: fc.oneof(
           { weight: 30, arbitrary: fc.constant<KeySpec>({ kind: 'valid' }) },
           { weight: 1, arbitrary: fc.constantFrom<KeySpec>({ kind: 'missing' }, { kind: 'bad-checksum' }, { kind: 'unknown' }) },
-          { weight: 1, arbitrary: headerText(fc.string({ minLength: 1, maxLength: 60 })).map((text): KeySpec => ({ kind: 'malformed', text })) },
+          {
+            weight: 1,
+            arbitrary: headerText(fc.string({ minLength: 1, maxLength: 60 })).map((text): KeySpec => ({ kind: 'malformed', text })),
+          },
         ),
         keyHeader: fc.constantFrom<'bearer' | 'x-api-key'>('bearer', 'bearer', 'x-api-key'),
         requestId: fc.option(
@@ -213,7 +227,12 @@ export class GeneratedRequests {
       params.map((p) => {
         const value = this.schemas.valid(p.schema as Schema, hints, p.name).map(text);
         const absent = p.name === 'cursor' ? 3 : 1;
-        return [p.name, required.includes(p.name) ? value : fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value })];
+        return [
+          p.name,
+          required.includes(p.name)
+            ? value
+            : fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value }),
+        ];
       }),
     );
     const base = fc
@@ -223,7 +242,14 @@ export class GeneratedRequests {
     const fault = fc.oneof(
       fc.constant({ kind: 'none' as const }),
       fc.constant({ kind: 'none' as const }),
-      fc.record({ kind: fc.constant('unknown' as const), name: fc.oneof(fc.constantFrom('offset', 'page', 'sort', '__proto__', 'a~b', 'LIMIT', 'cursor[]'), fc.string({ minLength: 1, maxLength: 8 })), value: fc.string({ maxLength: 8 }) }),
+      fc.record({
+        kind: fc.constant('unknown' as const),
+        name: fc.oneof(
+          fc.constantFrom('offset', 'page', 'sort', '__proto__', 'a~b', 'LIMIT', 'cursor[]'),
+          fc.string({ minLength: 1, maxLength: 8 }),
+        ),
+        value: fc.string({ maxLength: 8 }),
+      }),
       fc.constantFrom(...names).chain((name) =>
         fc.record({
           kind: fc.constant('wrong' as const),
@@ -256,7 +282,10 @@ export class GeneratedRequests {
   private ignoredQuery(): fc.Arbitrary<[string, string][]> {
     return fc.oneof(
       { weight: 3, arbitrary: fc.constant<[string, string][]>([]) },
-      { weight: 1, arbitrary: fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), fc.string({ maxLength: 6 })), { maxLength: 2 }) },
+      {
+        weight: 1,
+        arbitrary: fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), fc.string({ maxLength: 6 })), { maxLength: 2 }),
+      },
     );
   }
 
@@ -276,7 +305,12 @@ export class GeneratedRequests {
       const header = request.idempotency;
       const badKey =
         header.kind === 'missing' ||
-        (header.kind === 'value' && !/^[A-Za-z0-9_\-:.]{8,255}$/.test(header.value.length >= 2 && header.value.startsWith('"') && header.value.endsWith('"') ? header.value.slice(1, -1) : header.value));
+        (header.kind === 'value' &&
+          !/^[A-Za-z0-9_\-:.]{8,255}$/.test(
+            header.value.length >= 2 && header.value.startsWith('"') && header.value.endsWith('"')
+              ? header.value.slice(1, -1)
+              : header.value,
+          ));
       if (badKey) return { statuses: [400], code: 'IDEMPOTENCY_KEY_INVALID', valid: false };
     }
     const badId = request.pathId !== undefined && !UUID.test(request.pathId);
@@ -297,7 +331,9 @@ export class GeneratedRequests {
     if (badId) return { statuses: [404], code: 'NOT_FOUND', valid: false };
 
     const entry = this.operations.get(operationId)!;
-    const queryNames = this.parameters(entry).filter((p) => p.in === 'query').map((p) => p.name);
+    const queryNames = this.parameters(entry)
+      .filter((p) => p.in === 'query')
+      .map((p) => p.name);
     if (queryNames.length === 0) return { statuses: request.pathId === undefined ? [ok] : [ok, 404], valid: true };
 
     // Express reads the query with node:querystring; the API sees exactly this object.

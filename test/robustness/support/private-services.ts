@@ -115,7 +115,9 @@ export class PrivateRedis {
   }
 
   async start(): Promise<void> {
-    this.child = Child.spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { PATH: process.env.PATH });
+    this.child = Child.spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      PATH: process.env.PATH,
+    });
     await waitUntil('the private redis-server', () => this.answers());
   }
 

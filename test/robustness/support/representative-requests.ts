@@ -60,11 +60,17 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     client: { id: salon.clients[0] },
   } satisfies RequestBody<'createAppointment'>;
   const phone = `+35196${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
-  const newClient = { name: 'Marta Sousa', phone, email: `marta.${randomUUID().slice(0, 8)}@example.com`, consent: true } satisfies RequestBody<'createClient'>;
+  const newClient = {
+    name: 'Marta Sousa',
+    phone,
+    email: `marta.${randomUUID().slice(0, 8)}@example.com`,
+    consent: true,
+  } satisfies RequestBody<'createClient'>;
   const reschedule = { startAt: slot(12) } satisfies RequestBody<'rescheduleAppointment'>;
   const cancel = { reason: 'Client asked to cancel by phone.' } satisfies RequestBody<'cancelAppointment'>;
 
-  type Draft = Omit<RepresentativeCase, 'key' | 'headers' | 'invalidRequest'> & Partial<Pick<RepresentativeCase, 'key' | 'headers' | 'invalidRequest'>>;
+  type Draft = Omit<RepresentativeCase, 'key' | 'headers' | 'invalidRequest'> &
+    Partial<Pick<RepresentativeCase, 'key' | 'headers' | 'invalidRequest'>>;
   const cases: Draft[] = [];
   const add = (c: Draft) => cases.push(c);
 
@@ -87,70 +93,354 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
   ];
   for (const [operationId, method, path, body] of everyOperation) {
     const headers = method === 'POST' ? write() : {};
-    add({ operationId, status: 401, code: 'API_KEY_INVALID', label: 'an unknown key', method, path, key: 'unknown', headers: { ...headers }, body });
-    add({ operationId, status: 429, code: 'API_RATE_LIMIT', label: 'a key past 120 requests a minute', method, path, key: 'exhausted', headers: { ...headers }, body });
-    add({ operationId, status: 402, code: 'PLAN_INTEGRATIONS', label: 'a FREE business', method, path, key: 'free-plan', headers: { ...headers }, body });
+    add({
+      operationId,
+      status: 401,
+      code: 'API_KEY_INVALID',
+      label: 'an unknown key',
+      method,
+      path,
+      key: 'unknown',
+      headers: { ...headers },
+      body,
+    });
+    add({
+      operationId,
+      status: 429,
+      code: 'API_RATE_LIMIT',
+      label: 'a key past 120 requests a minute',
+      method,
+      path,
+      key: 'exhausted',
+      headers: { ...headers },
+      body,
+    });
+    add({
+      operationId,
+      status: 402,
+      code: 'PLAN_INTEGRATIONS',
+      label: 'a FREE business',
+      method,
+      path,
+      key: 'free-plan',
+      headers: { ...headers },
+      body,
+    });
     if (operationId !== 'getMe') {
-      add({ operationId, status: 403, code: 'API_SCOPE_MISSING', label: 'a key without the scope', method, path, key: 'wrong-scope', headers: { ...headers }, body });
+      add({
+        operationId,
+        status: 403,
+        code: 'API_SCOPE_MISSING',
+        label: 'a key without the scope',
+        method,
+        path,
+        key: 'wrong-scope',
+        headers: { ...headers },
+        body,
+      });
     }
   }
 
   add({ operationId: 'getMe', status: 200, label: 'the business and the key', method: 'GET', path: '/me' });
 
   add({ operationId: 'listAppointments', status: 200, label: 'a page', method: 'GET', path: `/appointments?${range}&limit=2` });
-  add({ operationId: 'listAppointments', status: 400, code: 'VALIDATION_FAILED', label: 'from after to', method: 'GET', path: `/appointments?from=2031-01-02T00:00:00Z&to=2031-01-01T00:00:00Z` });
+  add({
+    operationId: 'listAppointments',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'from after to',
+    method: 'GET',
+    path: `/appointments?from=2031-01-02T00:00:00Z&to=2031-01-01T00:00:00Z`,
+  });
 
-  add({ operationId: 'createAppointment', status: 201, label: 'a free slot (Form A)', method: 'POST', path: '/appointments', headers: write(), body: JSON.stringify(booking) });
-  add({ operationId: 'createAppointment', status: 409, code: 'SLOT_TAKEN', label: 'the same slot again', method: 'POST', path: '/appointments', headers: write(), body: JSON.stringify(booking) });
-  add({ operationId: 'createAppointment', status: 400, code: 'VALIDATION_FAILED', label: 'no client', method: 'POST', path: '/appointments', headers: write(), body: JSON.stringify({ ...booking, client: undefined }) });
-  add({ operationId: 'createAppointment', status: 404, code: 'NOT_FOUND', label: 'an unknown staff member', method: 'POST', path: '/appointments', headers: write(), body: JSON.stringify({ ...booking, staffId: unknownId, startAt: slot(14) }) });
-  add({ operationId: 'createAppointment', status: 413, code: 'PAYLOAD_TOO_LARGE', label: 'a body over 64 KiB', method: 'POST', path: '/appointments', headers: write(), body: oversized(booking) });
-  add({ operationId: 'createAppointment', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', label: 'text/plain', method: 'POST', path: '/appointments', headers: write({ 'Content-Type': 'text/plain' }), body: JSON.stringify(booking) });
+  add({
+    operationId: 'createAppointment',
+    status: 201,
+    label: 'a free slot (Form A)',
+    method: 'POST',
+    path: '/appointments',
+    headers: write(),
+    body: JSON.stringify(booking),
+  });
+  add({
+    operationId: 'createAppointment',
+    status: 409,
+    code: 'SLOT_TAKEN',
+    label: 'the same slot again',
+    method: 'POST',
+    path: '/appointments',
+    headers: write(),
+    body: JSON.stringify(booking),
+  });
+  add({
+    operationId: 'createAppointment',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'no client',
+    method: 'POST',
+    path: '/appointments',
+    headers: write(),
+    body: JSON.stringify({ ...booking, client: undefined }),
+  });
+  add({
+    operationId: 'createAppointment',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown staff member',
+    method: 'POST',
+    path: '/appointments',
+    headers: write(),
+    body: JSON.stringify({ ...booking, staffId: unknownId, startAt: slot(14) }),
+  });
+  add({
+    operationId: 'createAppointment',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'POST',
+    path: '/appointments',
+    headers: write(),
+    body: oversized(booking),
+  });
+  add({
+    operationId: 'createAppointment',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'text/plain',
+    method: 'POST',
+    path: '/appointments',
+    headers: write({ 'Content-Type': 'text/plain' }),
+    body: JSON.stringify(booking),
+  });
 
   add({ operationId: 'getAppointment', status: 200, label: 'an appointment', method: 'GET', path: `/appointments/${rescheduleMe}` });
-  add({ operationId: 'getAppointment', status: 404, code: 'NOT_FOUND', label: 'an unknown id', method: 'GET', path: `/appointments/${unknownId}` });
+  add({
+    operationId: 'getAppointment',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown id',
+    method: 'GET',
+    path: `/appointments/${unknownId}`,
+  });
 
   const rescheduleOf = (id: string) => `/appointments/${id}/reschedule`;
-  add({ operationId: 'rescheduleAppointment', status: 200, label: 'to a free slot', method: 'POST', path: rescheduleOf(rescheduleMe), headers: write(), body: JSON.stringify(reschedule) });
-  add({ operationId: 'rescheduleAppointment', status: 400, code: 'VALIDATION_FAILED', label: 'a start without offset', method: 'POST', path: rescheduleOf(rescheduleMe), headers: write(), body: JSON.stringify({ startAt: '2031-01-01T10:00:00' }) });
-  add({ operationId: 'rescheduleAppointment', status: 404, code: 'NOT_FOUND', label: 'an unknown appointment', method: 'POST', path: rescheduleOf(unknownId), headers: write(), body: JSON.stringify(reschedule) });
-  add({ operationId: 'rescheduleAppointment', status: 409, code: 'APPOINTMENT_NOT_ACTIVE', label: 'an appointment already completed', method: 'POST', path: rescheduleOf(inactive), headers: write(), body: JSON.stringify(reschedule) });
-  add({ operationId: 'rescheduleAppointment', status: 413, code: 'PAYLOAD_TOO_LARGE', label: 'a body over 64 KiB', method: 'POST', path: rescheduleOf(rescheduleMe), headers: write(), body: oversized(reschedule) });
-  add({ operationId: 'rescheduleAppointment', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', label: 'a form body', method: 'POST', path: rescheduleOf(rescheduleMe), headers: write({ 'Content-Type': 'application/x-www-form-urlencoded' }), body: 'startAt=2031-01-01T10%3A00%3A00Z' });
+  add({
+    operationId: 'rescheduleAppointment',
+    status: 200,
+    label: 'to a free slot',
+    method: 'POST',
+    path: rescheduleOf(rescheduleMe),
+    headers: write(),
+    body: JSON.stringify(reschedule),
+  });
+  add({
+    operationId: 'rescheduleAppointment',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'a start without offset',
+    method: 'POST',
+    path: rescheduleOf(rescheduleMe),
+    headers: write(),
+    body: JSON.stringify({ startAt: '2031-01-01T10:00:00' }),
+  });
+  add({
+    operationId: 'rescheduleAppointment',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown appointment',
+    method: 'POST',
+    path: rescheduleOf(unknownId),
+    headers: write(),
+    body: JSON.stringify(reschedule),
+  });
+  add({
+    operationId: 'rescheduleAppointment',
+    status: 409,
+    code: 'APPOINTMENT_NOT_ACTIVE',
+    label: 'an appointment already completed',
+    method: 'POST',
+    path: rescheduleOf(inactive),
+    headers: write(),
+    body: JSON.stringify(reschedule),
+  });
+  add({
+    operationId: 'rescheduleAppointment',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'POST',
+    path: rescheduleOf(rescheduleMe),
+    headers: write(),
+    body: oversized(reschedule),
+  });
+  add({
+    operationId: 'rescheduleAppointment',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'a form body',
+    method: 'POST',
+    path: rescheduleOf(rescheduleMe),
+    headers: write({ 'Content-Type': 'application/x-www-form-urlencoded' }),
+    body: 'startAt=2031-01-01T10%3A00%3A00Z',
+  });
 
   const cancelOf = (id: string) => `/appointments/${id}/cancel`;
-  add({ operationId: 'cancelAppointment', status: 200, label: 'an active appointment', method: 'POST', path: cancelOf(cancelMe), headers: write(), body: JSON.stringify(cancel) });
-  add({ operationId: 'cancelAppointment', status: 400, code: 'VALIDATION_FAILED', label: 'a reason of 2 characters', method: 'POST', path: cancelOf(cancelMe), headers: write(), body: JSON.stringify({ reason: 'no' }) });
-  add({ operationId: 'cancelAppointment', status: 404, code: 'NOT_FOUND', label: 'an unknown appointment', method: 'POST', path: cancelOf(unknownId), headers: write(), body: JSON.stringify(cancel) });
-  add({ operationId: 'cancelAppointment', status: 409, code: 'APPOINTMENT_NOT_ACTIVE', label: 'the appointment just cancelled', method: 'POST', path: cancelOf(cancelMe), headers: write(), body: JSON.stringify(cancel) });
-  add({ operationId: 'cancelAppointment', status: 413, code: 'PAYLOAD_TOO_LARGE', label: 'a body over 64 KiB', method: 'POST', path: cancelOf(cancelMe), headers: write(), body: oversized(cancel) });
-  add({ operationId: 'cancelAppointment', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', label: 'application/xml', method: 'POST', path: cancelOf(cancelMe), headers: write({ 'Content-Type': 'application/xml' }), body: '<reason>no</reason>' });
+  add({
+    operationId: 'cancelAppointment',
+    status: 200,
+    label: 'an active appointment',
+    method: 'POST',
+    path: cancelOf(cancelMe),
+    headers: write(),
+    body: JSON.stringify(cancel),
+  });
+  add({
+    operationId: 'cancelAppointment',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'a reason of 2 characters',
+    method: 'POST',
+    path: cancelOf(cancelMe),
+    headers: write(),
+    body: JSON.stringify({ reason: 'no' }),
+  });
+  add({
+    operationId: 'cancelAppointment',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown appointment',
+    method: 'POST',
+    path: cancelOf(unknownId),
+    headers: write(),
+    body: JSON.stringify(cancel),
+  });
+  add({
+    operationId: 'cancelAppointment',
+    status: 409,
+    code: 'APPOINTMENT_NOT_ACTIVE',
+    label: 'the appointment just cancelled',
+    method: 'POST',
+    path: cancelOf(cancelMe),
+    headers: write(),
+    body: JSON.stringify(cancel),
+  });
+  add({
+    operationId: 'cancelAppointment',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'POST',
+    path: cancelOf(cancelMe),
+    headers: write(),
+    body: oversized(cancel),
+  });
+  add({
+    operationId: 'cancelAppointment',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'application/xml',
+    method: 'POST',
+    path: cancelOf(cancelMe),
+    headers: write({ 'Content-Type': 'application/xml' }),
+    body: '<reason>no</reason>',
+  });
 
   add({ operationId: 'listClients', status: 200, label: 'a page', method: 'GET', path: '/clients?limit=2' });
   add({ operationId: 'listClients', status: 400, code: 'VALIDATION_FAILED', label: 'limit 0', method: 'GET', path: '/clients?limit=0' });
 
-  add({ operationId: 'createClient', status: 201, label: 'a new client', method: 'POST', path: '/clients', headers: write(), body: JSON.stringify(newClient) });
-  add({ operationId: 'createClient', status: 409, code: 'CLIENT_EXISTS', label: 'the same phone again', method: 'POST', path: '/clients', headers: write(), body: JSON.stringify({ ...newClient, email: '' }) });
-  add({ operationId: 'createClient', status: 400, code: 'IDEMPOTENCY_KEY_INVALID', label: 'no Idempotency-Key', method: 'POST', path: '/clients', headers: json, body: JSON.stringify(newClient) });
-  add({ operationId: 'createClient', status: 413, code: 'PAYLOAD_TOO_LARGE', label: 'a body over 64 KiB', method: 'POST', path: '/clients', headers: write(), body: oversized(newClient) });
-  add({ operationId: 'createClient', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', label: 'text/plain', method: 'POST', path: '/clients', headers: write({ 'Content-Type': 'text/plain' }), body: JSON.stringify(newClient) });
+  add({
+    operationId: 'createClient',
+    status: 201,
+    label: 'a new client',
+    method: 'POST',
+    path: '/clients',
+    headers: write(),
+    body: JSON.stringify(newClient),
+  });
+  add({
+    operationId: 'createClient',
+    status: 409,
+    code: 'CLIENT_EXISTS',
+    label: 'the same phone again',
+    method: 'POST',
+    path: '/clients',
+    headers: write(),
+    body: JSON.stringify({ ...newClient, email: '' }),
+  });
+  add({
+    operationId: 'createClient',
+    status: 400,
+    code: 'IDEMPOTENCY_KEY_INVALID',
+    label: 'no Idempotency-Key',
+    method: 'POST',
+    path: '/clients',
+    headers: json,
+    body: JSON.stringify(newClient),
+  });
+  add({
+    operationId: 'createClient',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'POST',
+    path: '/clients',
+    headers: write(),
+    body: oversized(newClient),
+  });
+  add({
+    operationId: 'createClient',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'text/plain',
+    method: 'POST',
+    path: '/clients',
+    headers: write({ 'Content-Type': 'text/plain' }),
+    body: JSON.stringify(newClient),
+  });
 
   add({ operationId: 'getClient', status: 200, label: 'a client', method: 'GET', path: `/clients/${salon.clients[0]}` });
-  add({ operationId: 'getClient', status: 404, code: 'NOT_FOUND', label: 'an id that is not a UUID', invalidRequest: true, method: 'GET', path: '/clients/not-a-uuid' });
+  add({
+    operationId: 'getClient',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an id that is not a UUID',
+    invalidRequest: true,
+    method: 'GET',
+    path: '/clients/not-a-uuid',
+  });
 
   add({ operationId: 'listServices', status: 200, label: 'the services', method: 'GET', path: '/services' });
 
   add({ operationId: 'listPayments', status: 200, label: 'a page', method: 'GET', path: '/payments?limit=1' });
-  add({ operationId: 'listPayments', status: 400, code: 'CURSOR_INVALID', label: 'a forged cursor', method: 'GET', path: '/payments?cursor=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+  add({
+    operationId: 'listPayments',
+    status: 400,
+    code: 'CURSOR_INVALID',
+    label: 'a forged cursor',
+    method: 'GET',
+    path: '/payments?cursor=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  });
   add({ operationId: 'getPayment', status: 200, label: 'a payment', method: 'GET', path: `/payments/${salon.payments[0]}` });
   add({ operationId: 'getPayment', status: 404, code: 'NOT_FOUND', label: 'an unknown id', method: 'GET', path: `/payments/${unknownId}` });
 
   add({ operationId: 'listSales', status: 200, label: 'a page', method: 'GET', path: '/sales?limit=1' });
-  add({ operationId: 'listSales', status: 400, code: 'VALIDATION_FAILED', label: 'an unknown parameter', method: 'GET', path: '/sales?page=2' });
+  add({
+    operationId: 'listSales',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'an unknown parameter',
+    method: 'GET',
+    path: '/sales?page=2',
+  });
   add({ operationId: 'getSale', status: 200, label: 'a sale', method: 'GET', path: `/sales/${salon.sales[0]}` });
   add({ operationId: 'getSale', status: 404, code: 'NOT_FOUND', label: 'an unknown id', method: 'GET', path: `/sales/${unknownId}` });
 
-  return cases.map((c): RepresentativeCase => ({ key: 'all-scopes', headers: {}, invalidRequest: [400, 413, 415].includes(c.status), ...c }));
+  return cases.map((c): RepresentativeCase => ({
+    key: 'all-scopes',
+    headers: {},
+    invalidRequest: [400, 413, 415].includes(c.status),
+    ...c,
+  }));
 }
 
 /** The key a case sends, from the ones the suite made. */

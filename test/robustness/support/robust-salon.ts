@@ -51,7 +51,13 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, settings
   const clientNames = [`João ${tag}`, `Maria ${tag}`, `Zoë ${tag}`];
   const appointments: FixtureAppointment[] = [];
   for (let n = 0; n < activeCount; n += 1) {
-    appointments.push({ ref: `active${n}`, staff: n % 2 === 0 ? 'ana' : 'rui', service: 'cut', client: `c${n % 3}`, startAt: seededStart(n) });
+    appointments.push({
+      ref: `active${n}`,
+      staff: n % 2 === 0 ? 'ana' : 'rui',
+      service: 'cut',
+      client: `c${n % 3}`,
+      startAt: seededStart(n),
+    });
   }
   const inactive = ['COMPLETED', 'CANCELLED', 'RESCHEDULED', 'NO_SHOW'] as const;
   for (const [i, status] of inactive.entries()) {

@@ -9,11 +9,14 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
  * A start inside working hours (08:00–20:00 Lisbon) in one of the ten booking years, on a
  * 15-minute grid, written with one of several offsets: mostly a free slot.
  */
-export const futureSlot = (): fc.Arbitrary<string> => fc.oneof({ weight: 12, arbitrary: workingSlot() }, { weight: 1, arbitrary: lastDaySlot() });
+export const futureSlot = (): fc.Arbitrary<string> =>
+  fc.oneof({ weight: 12, arbitrary: workingSlot() }, { weight: 1, arbitrary: lastDaySlot() });
 
 /** Working time on the last day of the calendar, in offsets that carry it into the year 10000 (UTC). */
 const lastDaySlot = (): fc.Arbitrary<string> =>
-  fc.tuple(fc.integer({ min: 18, max: 23 }), fc.integer({ min: 8, max: 12 })).map(([hour, offset]) => `9999-12-31T${pad(hour)}:30:00-${pad(offset)}:00`);
+  fc
+    .tuple(fc.integer({ min: 18, max: 23 }), fc.integer({ min: 8, max: 12 }))
+    .map(([hour, offset]) => `9999-12-31T${pad(hour)}:30:00-${pad(offset)}:00`);
 
 const workingSlot = (): fc.Arbitrary<string> =>
   fc
@@ -47,13 +50,25 @@ export const uniqueEmail = (): fc.Arbitrary<string> => fc.integer({ min: 0, max:
 /** Names people have: accents, right-to-left scripts, emoji, combining marks, CJK. */
 export const realName = (): fc.Arbitrary<string> =>
   fc.oneof(
-    fc.constantFrom('João Silva', 'Zoë Åström', 'محمد علي', 'דנה לוי', '李小龙', 'Ana 👩‍🔬 Costa', 'Ame\u0301lie', 'O\u2019Brien', 'Nguyễn Văn A'),
+    fc.constantFrom(
+      'João Silva',
+      'Zoë Åström',
+      'محمد علي',
+      'דנה לוי',
+      '李小龙',
+      'Ana 👩‍🔬 Costa',
+      'Ame\u0301lie',
+      'O\u2019Brien',
+      'Nguyễn Văn A',
+    ),
     fc.string({ unit: 'grapheme', minLength: 2, maxLength: 40 }),
     anyString({ minLength: 2, maxLength: 40 }),
   );
 
 export const pastDate = (): fc.Arbitrary<string> =>
-  fc.date({ min: new Date('1901-01-01T00:00:00Z'), max: new Date('2020-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  fc
+    .date({ min: new Date('1901-01-01T00:00:00Z'), max: new Date('2020-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
 
 /** Dates around the seeded appointments, so lists have something to page through. */
 const aroundSeeded = (yearOffset: number): fc.Arbitrary<string> =>
@@ -77,7 +92,13 @@ export function salonHints(salon: RobustSalon, cursors: CursorPool): Record<stri
   const emailOrEmpty = fc.oneof({ weight: 4, arbitrary: uniqueEmail() }, { weight: 1, arbitrary: fc.constant('') });
   return {
     listAppointments: {
-      query: { from: aroundSeeded(-1), to: aroundSeeded(1), staffId: staff, limit: fc.integer({ min: 1, max: 100 }), ...cursorOf('listAppointments') },
+      query: {
+        from: aroundSeeded(-1),
+        to: aroundSeeded(1),
+        staffId: staff,
+        limit: fc.integer({ min: 1, max: 100 }),
+        ...cursorOf('listAppointments'),
+      },
     },
     createAppointment: {
       body: {

@@ -38,8 +38,32 @@ export const HOSTILE_NAMES = ['__proto__', 'constructor', 'prototype', 'a~b', 'a
  * overrides, combining marks, emoji sequences, quotes and SQL, JSON Pointer characters.
  */
 export const HOSTILE_TEXT = [
-  '\u0000', '\uD800', '\uDFFF', '  ', '\t', '\u00A0', '\u2003', '\u202E', '\u200F', '\u200B', '\uFEFF',
-  'e\u0301', '\u0301', '👩‍🔬', '🏳️‍🌈', 'محمد', 'שלום', '李', "'", '"', '\\', "'; DROP TABLE clients; --", '%00', '~1', '/', '<b>',
+  '\u0000',
+  '\uD800',
+  '\uDFFF',
+  '  ',
+  '\t',
+  '\u00A0',
+  '\u2003',
+  '\u202E',
+  '\u200F',
+  '\u200B',
+  '\uFEFF',
+  'e\u0301',
+  '\u0301',
+  '👩‍🔬',
+  '🏳️‍🌈',
+  'محمد',
+  'שלום',
+  '李',
+  "'",
+  '"',
+  '\\',
+  "'; DROP TABLE clients; --",
+  '%00',
+  '~1',
+  '/',
+  '<b>',
 ];
 
 /** Strings of every kind: printable ASCII, control characters, any code point, graphemes (emoji, RTL, combining marks), hostile pieces. */
@@ -76,10 +100,15 @@ export function dateTimeText(): fc.Arbitrary<string> {
       separator: fc.constantFrom('T', 'T', 't', ' '),
       offset: fc.oneof(
         fc.constantFrom('Z', 'z', '+00:00', '-00:00'),
-        fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([s, h, m]) => `${s}${pad(h)}:${pad(m)}`),
+        fc
+          .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+          .map(([s, h, m]) => `${s}${pad(h)}:${pad(m)}`),
       ),
     })
-    .map((p) => `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}${p.separator}${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${p.fraction}${p.offset}`);
+    .map(
+      (p) =>
+        `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}${p.separator}${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${p.fraction}${p.offset}`,
+    );
   const nearMiss = fc.constantFrom(
     '2030-01-07T09:00:00',
     '2030-01-07',
@@ -94,7 +123,12 @@ export function dateTimeText(): fc.Arbitrary<string> {
   );
   // The ends of the calendar, where an offset carries the instant into year 0000 or 10000.
   const edge = fc
-    .tuple(fc.constantFrom('9999-12-31T', '0000-01-01T', '0001-01-01T'), fc.integer({ min: 0, max: 23 }), fc.constantFrom('00', '30'), fc.integer({ min: 0, max: 14 }))
+    .tuple(
+      fc.constantFrom('9999-12-31T', '0000-01-01T', '0001-01-01T'),
+      fc.integer({ min: 0, max: 23 }),
+      fc.constantFrom('00', '30'),
+      fc.integer({ min: 0, max: 14 }),
+    )
     .map(([day, hour, minute, offset]) => `${day}${pad(hour)}:${minute}:00${day.startsWith('9999') ? '-' : '+'}${pad(offset)}:00`);
   return fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: nearMiss }, { weight: 1, arbitrary: edge });
 }
@@ -224,7 +258,11 @@ export class SchemaArbitraries {
         out.push(fc.integer({ min: s.maxLength + 1, max: s.maxLength + 40 }).map((n) => 'x'.repeat(n)));
       }
       if (s.pattern || s.format) out.push(anyString({ minLength: 1, maxLength: 40 }));
-      if (s.format === 'uuid') out.push(fc.uuid().map((u) => `${u}0`), fc.uuid().map((u) => u.replace(/-/g, '')));
+      if (s.format === 'uuid')
+        out.push(
+          fc.uuid().map((u) => `${u}0`),
+          fc.uuid().map((u) => u.replace(/-/g, '')),
+        );
       if (s.format === 'date-time') out.push(dateTimeText());
       if (s.format === 'email') out.push(fc.constantFrom('a@', '@b.c', 'a b@c.d', 'a@b', 'joão@example..com'));
     }
@@ -259,7 +297,9 @@ export class SchemaArbitraries {
           .tuple(base, fc.oneof(fc.constantFrom(...HOSTILE_NAMES), fc.string({ maxLength: 10 })), fc.jsonValue({ maxDepth: 2 }))
           .filter(([, name]) => !properties.includes(name))
           // defineProperty: `copy[name] = …` would set the prototype for "__proto__" instead of a key.
-          .map(([value, name, extra]) => Object.defineProperty({ ...value }, name, { value: extra, enumerable: true, writable: true, configurable: true })),
+          .map(([value, name, extra]) =>
+            Object.defineProperty({ ...value }, name, { value: extra, enumerable: true, writable: true, configurable: true }),
+          ),
       );
     }
     if (properties.length > 0) {

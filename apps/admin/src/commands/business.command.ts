@@ -92,9 +92,7 @@ export function registerBusinessCommands(program: Command, context: CommandConte
     .requiredOption('--business <slug>', 'business slug')
     .addOption(new Option('--plan <plan>', 'new plan').choices(PLANS).makeOptionMandatory())
     .action((options: PlanOptions) =>
-      context.run(async (app) =>
-        presentBusiness(await app.get(BusinessesService).changePlan(options.business, options.plan)),
-      ),
+      context.run(async (app) => presentBusiness(await app.get(BusinessesService).changePlan(options.business, options.plan))),
     );
 
   const member = business.command('member').description('members of a business (who may create keys)');

@@ -57,7 +57,5 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     .description('revoke the active keys of a business with this prefix (refused within 1 s everywhere)')
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--prefix <prefix>', 'the key prefix, e.g. rk_live_AbCd')
-    .action((options: RevokeOptions) =>
-      context.run((app) => app.get(ApiKeysService).revoke(options.business, options.prefix)),
-    );
+    .action((options: RevokeOptions) => context.run((app) => app.get(ApiKeysService).revoke(options.business, options.prefix)));
 }

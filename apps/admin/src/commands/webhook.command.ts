@@ -71,9 +71,7 @@ export function registerWebhookCommands(program: Command, context: CommandContex
     .description('give an endpoint a new secret (printed once); the old one stays valid, and signed with, for 24 hours')
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--id <id>', 'endpoint id')
-    .action((options: EndpointOptions) =>
-      context.run((app) => app.get(WebhooksService).rotateSecret(options.business, options.id)),
-    );
+    .action((options: EndpointOptions) => context.run((app) => app.get(WebhooksService).rotateSecret(options.business, options.id)));
 
   webhook
     .command('enable')
@@ -101,7 +99,7 @@ export function registerWebhookCommands(program: Command, context: CommandContex
 
   webhook
     .command('replay')
-    .description("send a notice again, with the same notice id, to the endpoints it went to")
+    .description('send a notice again, with the same notice id, to the endpoints it went to')
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--notice <id>', 'notice id (webhook-id)')
     .action((options: ReplayOptions) => context.run((app) => app.get(WebhooksService).replay(options.business, options.notice)));

@@ -16,10 +16,7 @@ export class ServicesController {
 
   @Operation('listServices')
   async listServices(@CurrentKey() key: AuthenticatedKey): Promise<Schemas['ServiceList']> {
-    const [business, services] = await Promise.all([
-      this.businesses.getById(key.businessId),
-      this.services.list(key.businessId),
-    ]);
+    const [business, services] = await Promise.all([this.businesses.getById(key.businessId), this.services.list(key.businessId)]);
     return { data: services.map((s) => toService(s, business.currency)) };
   }
 }

@@ -1,5 +1,11 @@
 import { Controller, Get, HttpStatus, Res, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator, type HealthCheckResult, type HealthIndicatorFunction } from '@nestjs/terminus';
+import {
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+  type HealthCheckResult,
+  type HealthIndicatorFunction,
+} from '@nestjs/terminus';
 import type { Response } from 'express';
 import { InjectRedis, type RedisClient } from '#core/redis/redis.module.js';
 import { Public } from '../auth/route-access.decorators.js';

@@ -59,11 +59,11 @@ describe('ProblemDetailsFilter', () => {
     expect(out.json).toMatchObject({ status: 409, code: 'IDEMPOTENCY_IN_PROGRESS', requestId: 'req-123', detail: 'still running' });
   });
 
-  it('turns Nest\'s unknown-route 404 into NOT_FOUND', () => {
+  it("turns Nest's unknown-route 404 into NOT_FOUND", () => {
     expect(respond(new NotFoundException()).json).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
-  it('never shows an unexpected error\'s message, SQL or stack', () => {
+  it("never shows an unexpected error's message, SQL or stack", () => {
     const error = new Error('duplicate key value violates unique constraint "x" SELECT * FROM clients WHERE phone = $1');
     const out = respond(error);
     expect(out.status).toBe(500);
@@ -102,9 +102,16 @@ describe('ProblemDetailsFilter', () => {
     expect(out.json).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', detail: 'name is too short; phone is required' });
   });
 
-  it('gives the code\'s title when the exception only repeats its status name', () => {
-    expect(respond(new ForbiddenException(), matched).json).toMatchObject({ code: 'API_SCOPE_MISSING', detail: PROBLEM_TYPES.API_SCOPE_MISSING.title });
-    expect(respond(new ConflictException(), matched).json).toMatchObject({ status: 409, code: 'CONFLICT', detail: PROBLEM_TYPES.CONFLICT.title });
+  it("gives the code's title when the exception only repeats its status name", () => {
+    expect(respond(new ForbiddenException(), matched).json).toMatchObject({
+      code: 'API_SCOPE_MISSING',
+      detail: PROBLEM_TYPES.API_SCOPE_MISSING.title,
+    });
+    expect(respond(new ConflictException(), matched).json).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+      detail: PROBLEM_TYPES.CONFLICT.title,
+    });
   });
 
   it('names the path of a request no route matched, whatever Nest said, and of a bare 404 or 405', () => {

@@ -26,7 +26,12 @@ describe('readAppointmentFilter', () => {
 
   it('keeps the status and writes one staff id one way', () => {
     for (const given of [staffId, staffId.toUpperCase(), `urn:uuid:${staffId}`]) {
-      const check = readAppointmentFilter({ from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z', status: 'CANCELLED', staffId: given });
+      const check = readAppointmentFilter({
+        from: '2030-01-07T00:00:00Z',
+        to: '2030-01-08T00:00:00Z',
+        status: 'CANCELLED',
+        staffId: given,
+      });
       expect(check).toMatchObject({ ok: true, filter: { status: 'CANCELLED', staffId } });
     }
   });

@@ -125,6 +125,8 @@ describe('workingIntervalOn', () => {
     first.start.setTime(0);
     expect(workingIntervalOn(date, hours)).toEqual({ start: new Date('2026-03-29T00:30:00Z'), end: new Date('2026-03-29T02:00:00Z') });
     // Another zone, the same wall-clock hours: other instants (00:30 CET is 23:30Z the day before).
-    expect(workingIntervalOn(date.setZone('Europe/Madrid', { keepLocalTime: true }), hours).start).toEqual(new Date('2026-03-28T23:30:00Z'));
+    expect(workingIntervalOn(date.setZone('Europe/Madrid', { keepLocalTime: true }), hours).start).toEqual(
+      new Date('2026-03-28T23:30:00Z'),
+    );
   });
 });

@@ -23,8 +23,7 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string): DomainError =>
-  new DomainError('NOT_FOUND', `${what} was not found in this business.`);
+export const notFound = (what: string): DomainError => new DomainError('NOT_FOUND', `${what} was not found in this business.`);
 
 export const validationFailed = (errors: FieldError[]): DomainError =>
   new DomainError(

@@ -14,6 +14,8 @@ export function canonicalJson(value: unknown): string {
 
 /** What makes two requests "the same" for an Idempotency-Key (docs/design-record.md#d4): method, route and body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  const bodyHash = createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
+  const bodyHash = createHash('sha256')
+    .update(canonicalJson(body ?? null))
+    .digest('hex');
   return `${method.toUpperCase()} ${path} ${bodyHash}`;
 }

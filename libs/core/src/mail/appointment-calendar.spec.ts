@@ -21,7 +21,13 @@ describe('buildCalendarEvent', () => {
   it('writes an iTIP REQUEST in UTC with a stable UID and sequence', () => {
     const ics = unfolded(buildCalendarEvent(input));
     expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
-    for (const line of ['METHOD:REQUEST', 'UID:origin@business-scheduling-api', 'SEQUENCE:0', 'DTSTART:20300107T090000Z', 'DTEND:20300107T093000Z']) {
+    for (const line of [
+      'METHOD:REQUEST',
+      'UID:origin@business-scheduling-api',
+      'SEQUENCE:0',
+      'DTSTART:20300107T090000Z',
+      'DTEND:20300107T093000Z',
+    ]) {
       expect(ics).toContain(`${line}\r\n`);
     }
     expect(ics).toContain('ATTENDEE;');

@@ -27,7 +27,15 @@ export function buildCalendarEvent(input: CalendarEventData): string {
     description: input.description,
     organizer: { name: parameterSafe(input.organizer.name), email: input.organizer.email },
     attendees: input.attendee.email
-      ? [{ name: parameterSafe(input.attendee.name), email: input.attendee.email, rsvp: false, partstat: 'ACCEPTED', role: 'REQ-PARTICIPANT' }]
+      ? [
+          {
+            name: parameterSafe(input.attendee.name),
+            email: input.attendee.email,
+            rsvp: false,
+            partstat: 'ACCEPTED',
+            role: 'REQ-PARTICIPANT',
+          },
+        ]
       : [],
   });
   if (error || value === null) throw error ?? new Error('The calendar event could not be built.');

@@ -7,7 +7,13 @@ describe('checkNoticeBody', () => {
   it('keeps exactly the D9 fields, in D9 order', () => {
     const built = buildNoticeBody({ type: 'payment.received', businessSlug: 'salon', subjectId, occurredAt });
     // jsonb gives the keys back in its own order; the body is rebuilt in docs/design-record.md#d9's.
-    const stored = { data: { occurredAt: built.data.occurredAt, id: subjectId }, business: 'salon', type: built.type, id: built.id, createdAt: built.createdAt };
+    const stored = {
+      data: { occurredAt: built.data.occurredAt, id: subjectId },
+      business: 'salon',
+      type: built.type,
+      id: built.id,
+      createdAt: built.createdAt,
+    };
     const body = checkNoticeBody(stored);
     expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'business', 'data']);
     expect(Object.keys(body.data)).toEqual(['id', 'occurredAt']);
@@ -15,9 +21,17 @@ describe('checkNoticeBody', () => {
   });
 
   it('requires previousId on appointment.rescheduled, and only there', () => {
-    const rescheduled = buildNoticeBody({ type: 'appointment.rescheduled', businessSlug: 'salon', subjectId, occurredAt, previousId: subjectId });
+    const rescheduled = buildNoticeBody({
+      type: 'appointment.rescheduled',
+      businessSlug: 'salon',
+      subjectId,
+      occurredAt,
+      previousId: subjectId,
+    });
     expect(checkNoticeBody(rescheduled).data).toEqual({ id: subjectId, occurredAt: occurredAt.toISOString(), previousId: subjectId });
-    expect(() => checkNoticeBody({ ...rescheduled, data: { id: subjectId, occurredAt: rescheduled.data.occurredAt } })).toThrow(/previousId/);
+    expect(() => checkNoticeBody({ ...rescheduled, data: { id: subjectId, occurredAt: rescheduled.data.occurredAt } })).toThrow(
+      /previousId/,
+    );
     const created = buildNoticeBody({ type: 'appointment.created', businessSlug: 'salon', subjectId, occurredAt });
     expect(() => checkNoticeBody({ ...created, data: { ...created.data, previousId: subjectId } })).toThrow(/previousId/);
   });

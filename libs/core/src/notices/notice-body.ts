@@ -50,9 +50,17 @@ export function checkNoticeBody(value: unknown): NoticeBody {
   const problems: string[] = [];
   if (!isRecord(value)) throw new Error('A notice body must be an object.');
   const data = value.data;
-  problems.push(...Object.keys(value).filter((key) => !BODY_FIELDS.includes(key)).map((key) => `unknown field ${key}`));
+  problems.push(
+    ...Object.keys(value)
+      .filter((key) => !BODY_FIELDS.includes(key))
+      .map((key) => `unknown field ${key}`),
+  );
   if (isRecord(data)) {
-    problems.push(...Object.keys(data).filter((key) => !DATA_FIELDS.includes(key)).map((key) => `unknown field data.${key}`));
+    problems.push(
+      ...Object.keys(data)
+        .filter((key) => !DATA_FIELDS.includes(key))
+        .map((key) => `unknown field data.${key}`),
+    );
   } else {
     problems.push('data must be an object');
   }

@@ -62,7 +62,17 @@ describe('CursorCodec', () => {
 
   it('refuses garbage, padding, truncation, extension and anything over 200 characters', () => {
     const cursor = codec.encode(scope, position);
-    for (const bad of ['', 'garbage', '!!!!', `${cursor}=`, cursor.slice(0, -1), `${cursor}A`, `${cursor} `, 'A'.repeat(CURSOR_MAX_LENGTH + 1), `${cursor}${'A'.repeat(200)}`]) {
+    for (const bad of [
+      '',
+      'garbage',
+      '!!!!',
+      `${cursor}=`,
+      cursor.slice(0, -1),
+      `${cursor}A`,
+      `${cursor} `,
+      'A'.repeat(CURSOR_MAX_LENGTH + 1),
+      `${cursor}${'A'.repeat(200)}`,
+    ]) {
       expect(refusal(() => codec.decode(scope, bad))).toBe('CURSOR_INVALID');
     }
   });

@@ -30,7 +30,17 @@ describe('parseDateTime', () => {
   });
 
   it('is null for what is not a date-time', () => {
-    for (const text of ['', 'tomorrow', '2030-01-07', '2030-01-07T09:00:00', '2030-02-30T09:00:00Z', '2030-01-07T24:00:00Z', '2030-13-01T00:00:00Z', '2030-01-07T09:00:00+25:00', '2030-01-07T09:00:00.Z']) {
+    for (const text of [
+      '',
+      'tomorrow',
+      '2030-01-07',
+      '2030-01-07T09:00:00',
+      '2030-02-30T09:00:00Z',
+      '2030-01-07T24:00:00Z',
+      '2030-13-01T00:00:00Z',
+      '2030-01-07T09:00:00+25:00',
+      '2030-01-07T09:00:00.Z',
+    ]) {
       expect({ text, value: parseDateTime(text) }).toEqual({ text, value: null });
     }
   });

@@ -32,14 +32,22 @@ describe('paginateInUpdateOrder', () => {
     const { fetch } = recorder();
     const first = await paginateInUpdateOrder(codec, 'payments', businessId, { limit: 1, updatedSince: '2030-01-07T00:00:00Z' }, fetch);
     const cursor = first.nextCursor!;
-    const same = await paginateInUpdateOrder(codec, 'payments', businessId, { limit: 1, cursor, updatedSince: '2030-01-07T02:00:00+02:00' }, fetch);
+    const same = await paginateInUpdateOrder(
+      codec,
+      'payments',
+      businessId,
+      { limit: 1, cursor, updatedSince: '2030-01-07T02:00:00+02:00' },
+      fetch,
+    );
     expect(same.items).toEqual(['b']);
     for (const updatedSince of ['2030-01-07T00:00:00.000001Z', undefined]) {
       await expect(paginateInUpdateOrder(codec, 'payments', businessId, { limit: 1, cursor, updatedSince }, fetch)).rejects.toMatchObject({
         code: 'CURSOR_INVALID',
       });
     }
-    await expect(paginateInUpdateOrder(codec, 'sales', businessId, { limit: 1, cursor, updatedSince: '2030-01-07T00:00:00Z' }, fetch)).rejects.toMatchObject({
+    await expect(
+      paginateInUpdateOrder(codec, 'sales', businessId, { limit: 1, cursor, updatedSince: '2030-01-07T00:00:00Z' }, fetch),
+    ).rejects.toMatchObject({
       code: 'CURSOR_INVALID',
     });
   });

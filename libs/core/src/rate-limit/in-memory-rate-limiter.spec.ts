@@ -90,13 +90,12 @@ describe('InMemoryRateLimiter', () => {
     expect(limiter.consume('b').remaining).toBe(2);
   });
 
-  it.each([
-    [{ limit: 0, windowSeconds: 60 }],
-    [{ limit: 120, windowSeconds: 0 }],
-    [{ limit: 1.5, windowSeconds: 60 }],
-  ])('rejects the invalid policy %o', (invalid) => {
-    expect(() => new InMemoryRateLimiter(invalid)).toThrow(RangeError);
-  });
+  it.each([[{ limit: 0, windowSeconds: 60 }], [{ limit: 120, windowSeconds: 0 }], [{ limit: 1.5, windowSeconds: 60 }]])(
+    'rejects the invalid policy %o',
+    (invalid) => {
+      expect(() => new InMemoryRateLimiter(invalid)).toThrow(RangeError);
+    },
+  );
 
   it('uses a real clock by default', () => {
     const limiter = new InMemoryRateLimiter({ limit: 1, windowSeconds: 60 });

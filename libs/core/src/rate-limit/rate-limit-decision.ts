@@ -9,12 +9,7 @@ export function assertValidPolicy(policy: RateLimitPolicy): void {
 }
 
 /** Builds the decision both limiters return, so Redis and in-memory answers are indistinguishable to callers. */
-export function toDecision(
-  policy: RateLimitPolicy,
-  allowed: boolean,
-  remaining: number,
-  msUntilOldestExpires: number,
-): RateLimitDecision {
+export function toDecision(policy: RateLimitPolicy, allowed: boolean, remaining: number, msUntilOldestExpires: number): RateLimitDecision {
   const resetSeconds = Math.max(0, msUntilOldestExpires) / 1000;
   return {
     allowed,

@@ -14,12 +14,16 @@ function problems(json: unknown): string[] {
 
 describe('readNewSale', () => {
   it('reads a sale with defaults: COMPLETED, not pending, no discount', () => {
-    expect(readNewSale({ items: [{ type: 'SERVICE', name: ' Haircut ', serviceId: service.toUpperCase(), quantity: 1, unitPriceCents: 2500 }] })).toEqual({
+    expect(
+      readNewSale({ items: [{ type: 'SERVICE', name: ' Haircut ', serviceId: service.toUpperCase(), quantity: 1, unitPriceCents: 2500 }] }),
+    ).toEqual({
       clientId: null,
       appointmentId: null,
       status: 'COMPLETED',
       paymentPending: false,
-      items: [{ type: 'SERVICE', name: 'Haircut', serviceId: service, quantity: 1, unitPriceCents: 2500, discountCents: 0, costCents: null }],
+      items: [
+        { type: 'SERVICE', name: 'Haircut', serviceId: service, quantity: 1, unitPriceCents: 2500, discountCents: 0, costCents: null },
+      ],
       discountCents: 0,
       internalNote: null,
     });
@@ -36,7 +40,9 @@ describe('readNewSale', () => {
   });
 
   it('reports every problem at once, with its JSON Pointer', () => {
-    expect(problems({ status: 'PAID', items: [{ type: 'SERVICE', quantity: 0, unitPriceCents: 10 }, 'x'], clientId: 'abc', colour: 'red' })).toEqual([
+    expect(
+      problems({ status: 'PAID', items: [{ type: 'SERVICE', quantity: 0, unitPriceCents: 10 }, 'x'], clientId: 'abc', colour: 'red' }),
+    ).toEqual([
       '/colour is not a known field (known: clientId, appointmentId, status, paymentPending, items, discountCents, internalNote)',
       '/clientId must be a UUID or null',
       '/status must be one of OPEN, COMPLETED, VOID',

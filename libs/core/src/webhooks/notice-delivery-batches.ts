@@ -24,10 +24,13 @@ export class NoticeDeliveryBatches {
 
   constructor(deliveries: NoticeDeliveriesRepository) {
     this.lookups = new RoundTripBatcher((refs) => deliveries.findManyForSending(refs), { maxBatch: MAX_BATCH, maxInFlight: 1 });
-    this.successes = new RoundTripBatcher(async (records) => {
-      await deliveries.recordManyDelivered(records);
-      return records.map(() => undefined);
-    }, { maxBatch: MAX_BATCH, maxInFlight: 2 });
+    this.successes = new RoundTripBatcher(
+      async (records) => {
+        await deliveries.recordManyDelivered(records);
+        return records.map(() => undefined);
+      },
+      { maxBatch: MAX_BATCH, maxInFlight: 2 },
+    );
   }
 
   findForSending(ref: DeliveryRef): Promise<DeliveryToSend | null> {

@@ -2,7 +2,15 @@ import { nonPublicRange } from './webhook-address.js';
 
 describe('nonPublicRange', () => {
   it('lets public IPv4 and IPv6 addresses through', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:2800:220:1::', '2a00:1450:4001:80b::200e']) {
+    for (const address of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '1.1.1.1',
+      '172.32.0.1',
+      '100.128.0.1',
+      '2606:2800:220:1::',
+      '2a00:1450:4001:80b::200e',
+    ]) {
       expect(nonPublicRange(address)).toBeNull();
     }
   });

@@ -4,7 +4,13 @@ import { generateWebhookSecret } from './webhook-secret.js';
 import { activeSecrets, signNotice, webhookSecretKey } from './webhook-signature.js';
 
 const id = '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0';
-const body = JSON.stringify({ id, type: 'client.created', createdAt: '2030-01-07T09:00:00.000Z', business: 'salon', data: { id, occurredAt: '2030-01-07T09:00:00.000Z' } });
+const body = JSON.stringify({
+  id,
+  type: 'client.created',
+  createdAt: '2030-01-07T09:00:00.000Z',
+  business: 'salon',
+  data: { id, occurredAt: '2030-01-07T09:00:00.000Z' },
+});
 
 function headers(signature: string, timestamp: number): Record<string, string> {
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature };
@@ -25,7 +31,9 @@ describe('signNotice', () => {
   it('signs id.timestamp.body with the base64-decoded key, not the secret text', () => {
     const secret = generateWebhookSecret();
     const timestamp = 1_893_920_400;
-    const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64');
+    const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+      .update(`${id}.${timestamp}.${body}`)
+      .digest('base64');
     expect(signNotice({ id, timestamp, body, secrets: [secret] })).toBe(`v1,${expected}`);
     expect(webhookSecretKey(secret)).toHaveLength(32);
   });
@@ -57,7 +65,10 @@ describe('activeSecrets', () => {
 
   it('is the current secret alone, or both while the previous one has not expired', () => {
     expect(activeSecrets({ secret: 'a', previousSecret: null, previousSecretExpiresAt: null }, now)).toEqual(['a']);
-    expect(activeSecrets({ secret: 'a', previousSecret: 'b', previousSecretExpiresAt: new Date('2030-01-08T08:59:59Z') }, now)).toEqual(['a', 'b']);
+    expect(activeSecrets({ secret: 'a', previousSecret: 'b', previousSecretExpiresAt: new Date('2030-01-08T08:59:59Z') }, now)).toEqual([
+      'a',
+      'b',
+    ]);
     expect(activeSecrets({ secret: 'a', previousSecret: 'b', previousSecretExpiresAt: now }, now)).toEqual(['a']);
   });
 });

@@ -47,9 +47,7 @@ export interface SignatureInput {
  */
 export function signNotice(input: SignatureInput): string {
   const content = `${input.id}.${input.timestamp}.${input.body}`;
-  return input.secrets
-    .map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(content, 'utf8').digest('base64')}`)
-    .join(' ');
+  return input.secrets.map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(content, 'utf8').digest('base64')}`).join(' ');
 }
 
 export interface EndpointSecrets {

@@ -4,14 +4,7 @@ import { ClientEntity } from './client.entity.js';
 import { ServiceEntity } from './service.entity.js';
 import { StaffEntity } from './staff.entity.js';
 
-export const APPOINTMENT_STATUSES = [
-  'PENDING',
-  'CONFIRMED',
-  'RESCHEDULED',
-  'CANCELLED',
-  'COMPLETED',
-  'NO_SHOW',
-] as const;
+export const APPOINTMENT_STATUSES = ['PENDING', 'CONFIRMED', 'RESCHEDULED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 /** Statuses that hold a slot; the exclusion constraint covers exactly these. */
 export const ACTIVE_APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ['PENDING', 'CONFIRMED'];

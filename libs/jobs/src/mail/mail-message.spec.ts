@@ -41,7 +41,10 @@ describe('toMailMessage', () => {
   });
 
   it('sends the rendered .ics of a row queued before calendar events were stored', () => {
-    const message = toMailMessage(queued({ calendar: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n', calendarEvent: null }), 'no-reply@scheduling.example');
+    const message = toMailMessage(
+      queued({ calendar: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n', calendarEvent: null }),
+      'no-reply@scheduling.example',
+    );
     expect((message.icalEvent as { content: string }).content).toBe('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n');
   });
 });
