@@ -16,7 +16,7 @@ export interface SeededBusiness extends BusinessRefMap {
 }
 
 /**
- * The one way tests create data: a business entry of the fixture file (operations.md), loaded by
+ * The one way tests create data: a business entry of the fixture file (docs/operations-interface.md), loaded by
  * the fixture loader of `admin fixtures load` (its validation, its row factories, one
  * transaction). Defaults: a slug no other test uses, a TEAM salon in Lisbon, and unless `members`
  * is given an owner (ref `owner`) with a key (ref `owner`) of `scopes`. `{ members: [] }` is a
