@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { ClientsService } from '#core/clients/clients.service.js';
 import { adminOutput, runAdminCommand } from '../../test/utils/admin-runner.js';
 import { E2eApi } from '../../test/utils/e2e-api.js';
+import { seed } from '../../test/utils/seed.js';
+import { testSql, type TestSql } from '../../test/utils/test-context.js';
 import { createKey, createTenant, type Tenant } from '../../test/utils/tenant-factory.js';
 import type { WaitlistSchemas } from './api/waitlist-entry.mapper.js';
 
 let api: E2eApi;
 let tenant: Tenant;
-let db: DataSource;
+let db: TestSql;
 let serviceId: string;
 let phoneSeq = 0;
 const phoneBase = Date.now() % 100_000;
@@ -35,13 +36,14 @@ async function bookingClient(): Promise<string> {
   return client.id;
 }
 
-async function createService(t: Tenant): Promise<string> {
-  const id = randomUUID();
-  await db.query(`INSERT INTO services (id, business_id, name, duration_min, price_cents) VALUES ($1, $2, 'Colour', 90, 6500)`, [
-    id,
-    t.businessId,
-  ]);
-  return id;
+/** A salon with a key of every scope and one service, seeded as every test seeds its data. */
+async function salonWithService(): Promise<{ tenant: Tenant; serviceId: string }> {
+  const salon = await seed({ services: [{ ref: 'colour', name: 'Colour', durationMin: 90, priceCents: 6500 }] });
+  const { key, prefix } = salon.keys.owner;
+  return {
+    tenant: { businessId: salon.id, slug: salon.slug, ownerEmail: salon.ownerEmail!, key, prefix },
+    serviceId: salon.services.colour,
+  };
 }
 
 const join = (body: Partial<WaitlistSchemas['WaitlistJoinRequest']>, options: { key?: string; idempotencyKey?: string } = {}) =>
@@ -49,9 +51,8 @@ const join = (body: Partial<WaitlistSchemas['WaitlistJoinRequest']>, options: { 
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  tenant = await createTenant();
-  db = api.app.get(DataSource);
-  serviceId = await createService(tenant);
+  ({ tenant, serviceId } = await salonWithService());
+  db = testSql(api.app);
 });
 afterAll(() => api.close());
 
@@ -152,10 +153,9 @@ describe('the waitlist extension', () => {
   });
 
   it("keeps each business's entries to itself", async () => {
-    const other = await createTenant();
+    const { tenant: other, serviceId: otherService } = await salonWithService();
     const created = await join({ clientId: await consentingClient(), serviceId, from: '2026-12-01', to: '2026-12-02' });
     expect((await api.get(`/waitlist/${created.body.id}`, { key: other.key })).status).toBe(404);
-    const otherService = await createService(other);
     const crossed = await join({ clientId: await consentingClient(other), serviceId: otherService, from: '2026-12-01', to: '2026-12-02' });
     expect(crossed.status).toBe(404);
   });
@@ -183,8 +183,7 @@ describe('the waitlist extension', () => {
   });
 
   it('lets an endpoint subscribe to waitlist.joined, and lists the entries with `admin waitlist list`', async () => {
-    const t = await createTenant();
-    const service = await createService(t);
+    const { tenant: t, serviceId: service } = await salonWithService();
     const first = await join(
       { clientId: await consentingClient(t), serviceId: service, from: '2026-12-01', to: '2026-12-02' },
       { key: t.key },
