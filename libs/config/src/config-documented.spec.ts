@@ -10,7 +10,7 @@ function documented(): string[] {
   const readme = readFileSync(README, 'utf8');
   const start = readme.indexOf('## Configuration');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  return [...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
+  return [...section.matchAll(/^\| `([A-Z0-9_]+)` +\|/gm)].map((match) => match[1]);
 }
 
 describe('the README configuration table', () => {
