@@ -133,7 +133,7 @@ export default defineConfig(
     '.data/',
     'bench/results/',
     'test/artifacts/',
-    // Generated from openapi/v1.2.0.yaml by `npm run contract:generate`; never edited by hand.
+    // Generated from openapi/v1.3.0.yaml by `npm run contract:generate`; never edited by hand.
     'libs/contract/src/generated/**',
     'extensions/*/generated/**',
   ]),

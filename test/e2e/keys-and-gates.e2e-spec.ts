@@ -41,7 +41,7 @@ describe('GET /me', () => {
       expect(res.body.key.prefix).toBe(tenant.key.slice(0, 12));
       expect(res.body.key.scopes).toContainEqual({
         scope: 'services.read',
-        description: 'See services, duration and price.',
+        description: 'See services, duration and price, the staff who perform them and when they are free.',
       });
       expect(res.headers['ratelimit-policy']).toBe('120;w=60');
     }
@@ -154,10 +154,10 @@ describe('problem details and the contract', () => {
   it('serves the document without a key, as JSON and YAML', async () => {
     const json = await api.get('/openapi.json');
     expect(json.status).toBe(200);
-    expect(json.body.info.version).toBe('1.2.0');
+    expect(json.body.info.version).toBe('1.3.0');
     expect(json.body.openapi).toMatch(/^3\.1/);
     const yaml = await api.get('/openapi.yaml');
     expect(yaml.status).toBe(200);
-    expect(yaml.text).toContain('version: 1.2.0');
+    expect(yaml.text).toContain('version: 1.3.0');
   });
 });

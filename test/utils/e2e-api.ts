@@ -30,7 +30,7 @@ export interface ApiResponse {
 
 /**
  * The real API bootstrap on an ephemeral port. Every call goes through the contract validator:
- * a response that does not conform to openapi/v1.2.0.yaml fails the test that made it.
+ * a response that does not conform to openapi/v1.3.0.yaml fails the test that made it.
  */
 export class E2eApi {
   private constructor(readonly app: NestExpressApplication) {}

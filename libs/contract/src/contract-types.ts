@@ -1,6 +1,6 @@
 import type { components, operations } from './generated/openapi.js';
 
-/** Shapes of the contract, generated from openapi/v1.2.0.yaml: a drift fails the build. */
+/** Shapes of the contract, generated from openapi/v1.3.0.yaml: a drift fails the build. */
 export type Schemas = components['schemas'];
 export type Operations = operations;
 export type RequestBody<Op extends keyof operations> = operations[Op] extends {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-export const CONTRACT_FILE = 'openapi/v1.2.0.yaml';
+export const CONTRACT_FILE = 'openapi/v1.3.0.yaml';
 
 export interface OpenApiParameter {
   name: string;

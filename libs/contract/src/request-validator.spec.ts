@@ -3,7 +3,7 @@ import { RequestValidator } from './request-validator.js';
 const validator = new RequestValidator();
 const uuid = '0190b5a4-7c1e-7000-8000-000000000001';
 
-describe('RequestValidator (compiled from openapi/v1.2.0.yaml)', () => {
+describe('RequestValidator (compiled from openapi/v1.3.0.yaml)', () => {
   it('accepts a Form A booking and a Form B booking', () => {
     expect(
       validator.validateBody('createAppointment', {

@@ -63,7 +63,7 @@ let served: { yaml: string; document: OpenApiDocument } | undefined;
 
 /**
  * The document the API serves, validates requests against and documents at /docs: the core's
- * (openapi/v1.2.0.yaml) merged with the registered extensions'. Read once per process.
+ * (openapi/v1.3.0.yaml) merged with the registered extensions'. Read once per process.
  */
 export function loadServedContract(): { yaml: string; document: OpenApiDocument } {
   if (!served) {

@@ -42,6 +42,13 @@ export interface paths {
          * @description Books `serviceId` with `staffId` at `startAt`, for an existing client (Form A: `{ "id" }`) or
          *     for a new client (Form B: `{ "name", "phone", "email"? }`), exactly one of the two.
          *
+         *     `staffId` is optional since 1.3.0 ("any staff"): without it, the service books the member who
+         *     can take the slot and has the fewest active appointments that local day (ties: the member whose
+         *     earliest such appointment is earliest, then the lowest id). Under concurrency it never
+         *     double-books and never refuses while a qualified member is free: a lost race tries the next
+         *     member. Nobody can take the slot: 409 SLOT_UNAVAILABLE, or SLOT_TAKEN when members could but are
+         *     taken meanwhile. `GET /availability` lists the starts that can be booked.
+         *
          *     The slot must be free: the start is not in the past; `[startAt, startAt + service duration)`
          *     lies inside one working interval of the staff member (weekly hours in the business time zone);
          *     it overlaps none of that staff member's PENDING or CONFIRMED appointments or time blocks; the
@@ -197,6 +204,80 @@ export interface paths {
          * @description Returns all the business's services (active and inactive), with duration and price, in one response: no parameters, no pagination.
          */
         get: operations["listServices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List staff members
+         * @description Lists the business's staff members ordered by (`name`, `id`) ascending, optionally only those who perform `serviceId` or only active (or inactive) members. Each member carries the ids of the active services it performs (a member with no service list performs every service, so all active services are listed). Never contact details or working hours. Keep the filters unchanged when following `nextCursor`. Since 1.3.0.
+         */
+        get: operations["listStaff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/staff/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a staff member
+         * @description Returns one staff member of this business (same record as the list item), active or not. Since 1.3.0.
+         */
+        get: operations["getStaffMember"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find free times for a service
+         * @description The starts in `[from, to)` at which `serviceId` can be booked, for `staffId` or for every
+         *     staff member who performs it. Each item is one start with every member who can take it
+         *     (only `staffId` when it is given), ordered by `startAt`. A start offered for a member is
+         *     exactly a start that `POST /appointments` would accept for that member at that moment: the
+         *     same rules decide both (working hours in the business time zone, DST days included, time
+         *     blocks, PENDING and CONFIRMED appointments, inactive services and members, members who do not
+         *     perform the service). Starts before now are never offered.
+         *
+         *     Starts lie on a grid: every `stepMin` minutes (a business setting, 5 to 60, default 15) from
+         *     the start of each working interval. `to − from` is at most 31 days and `from` must be before
+         *     `to` (else 400 VALIDATION_FAILED). An unknown `serviceId` or `staffId` answers 404; an
+         *     inactive service answers 200 with no data. Since 1.3.0.
+         *
+         *     Free times change as others book: a start offered here can be taken before you book it, and
+         *     the booking then answers 409 SLOT_TAKEN.
+         */
+        get: operations["getAvailability"];
         put?: never;
         post?: never;
         delete?: never;
@@ -443,7 +524,7 @@ export interface components {
          *     - `appointments.write`: book into a free slot, reschedule, cancel with a reason.
          *     - `clients.read`: see clients (name, phone, e-mail, birth date); never notes, records or photos.
          *     - `clients.write`: create new clients (name, phone, e-mail, birth date).
-         *     - `services.read`: see services, duration and price.
+         *     - `services.read`: see services, duration and price, the staff who perform them and when they are free.
          *     - `payments.read`: see payments, amounts and the linked appointment, without payment-instrument data.
          *     - `sales.read`: see sales and their items, without costs or internal notes.
          * @enum {string}
@@ -500,7 +581,7 @@ export interface components {
          *         },
          *         {
          *           "scope": "services.read",
-         *           "description": "See services, duration and price."
+         *           "description": "See services, duration and price, the staff who perform them and when they are free."
          *         }
          *       ]
          *     }
@@ -740,6 +821,78 @@ export interface components {
             data: components["schemas"]["Service"][];
         };
         /**
+         * @description A staff member who serves appointments. Never contact details or working hours. Since 1.3.0.
+         * @example {
+         *       "id": "01944b8f-7e6d-7c5b-9a49-38271605f4e3",
+         *       "name": "Ana Ribeiro",
+         *       "active": true,
+         *       "serviceIds": [
+         *         "01944b90-1f2e-7a3b-8c4d-5e6f7a8b9c0d"
+         *       ]
+         *     }
+         */
+        StaffMember: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description An inactive member takes no bookings and is never offered by GET /availability. */
+            active: boolean;
+            /** @description The active services the member performs, ordered by id. A member with no service list performs every service, so every active service is listed. */
+            serviceIds: string[];
+        };
+        StaffList: {
+            data: components["schemas"]["StaffMember"][];
+            /** @description Send as `cursor` (with the same filters) for the next page; null marks the end. */
+            nextCursor: string | null;
+        };
+        /** @description One start at which the service can be booked, and who can take it. */
+        AvailableStart: {
+            startAt: components["schemas"]["Timestamp"];
+            endAt: components["schemas"]["Timestamp"];
+            /** @description Every staff member who can take this start, ordered by id (only the one asked for when `staffId` was given). Book one of them with `staffId`, or leave `staffId` out and the service picks one. */
+            staffIds: string[];
+        };
+        /**
+         * @description The free starts of a service in a range. Since 1.3.0.
+         * @example {
+         *       "serviceId": "01944b90-1f2e-7a3b-8c4d-5e6f7a8b9c0d",
+         *       "durationMin": 30,
+         *       "stepMin": 15,
+         *       "timeZone": "Europe/Lisbon",
+         *       "data": [
+         *         {
+         *           "startAt": "2030-01-07T09:00:00.000Z",
+         *           "endAt": "2030-01-07T09:30:00.000Z",
+         *           "staffIds": [
+         *             "01944b8f-7e6d-7c5b-9a49-38271605f4e3"
+         *           ]
+         *         },
+         *         {
+         *           "startAt": "2030-01-07T09:15:00.000Z",
+         *           "endAt": "2030-01-07T09:45:00.000Z",
+         *           "staffIds": [
+         *             "01944b8f-7e6d-7c5b-9a49-38271605f4e3",
+         *             "01944b8f-9a1b-7c2d-8e3f-4a5b6c7d8e9f"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        Availability: {
+            /** Format: uuid */
+            serviceId: string;
+            /** @description The service's duration; each item's `endAt` is its `startAt` plus this. */
+            durationMin: number;
+            /** @description The business's grid, in minutes, from the start of each working interval. */
+            stepMin: number;
+            /**
+             * @description The business's IANA time zone, for display; date-times are in UTC like the rest of the API.
+             * @example Europe/Lisbon
+             */
+            timeZone: string;
+            data: components["schemas"]["AvailableStart"][];
+        };
+        /**
          * @description Where the payment was taken.
          * @enum {string}
          */
@@ -928,16 +1081,16 @@ export interface components {
         /**
          * @description An error, as RFC 9457 problem details (`application/problem+json`), with a stable `code` and the request's id.
          * @example {
-         *       "type": "about:blank",
-         *       "title": "Conflict",
+         *       "type": "https://docs.scheduling.example/problems/slot-taken",
+         *       "title": "The slot is taken",
          *       "status": 409,
          *       "code": "SLOT_TAKEN",
          *       "detail": "The slot is taken.",
          *       "requestId": "0b9f2d1e-6c3a-4f57-8e21-7d4c9a0b3e65"
          *     }
          * @example {
-         *       "type": "about:blank",
-         *       "title": "Bad Request",
+         *       "type": "https://docs.scheduling.example/problems/validation-failed",
+         *       "title": "The request is not valid",
          *       "status": 400,
          *       "code": "VALIDATION_FAILED",
          *       "detail": "The request body is invalid.",
@@ -991,8 +1144,11 @@ export interface components {
             email?: string | "";
         };
         CreateAppointmentRequest: {
-            /** Format: uuid */
-            staffId: string;
+            /**
+             * Format: uuid
+             * @description The staff member to book. Optional since 1.3.0: without it, the service books the member who can take the slot and has the fewest active appointments that local day.
+             */
+            staffId?: string;
             /** Format: uuid */
             serviceId: string;
             /**
@@ -1144,8 +1300,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Unauthorized",
+                 *       "type": "https://docs.scheduling.example/problems/api-key-invalid",
+                 *       "title": "The API key is missing, invalid or revoked",
                  *       "status": 401,
                  *       "code": "API_KEY_INVALID",
                  *       "detail": "The API key is missing, invalid or revoked.",
@@ -1168,8 +1324,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Payment Required",
+                 *       "type": "https://docs.scheduling.example/problems/plan-integrations",
+                 *       "title": "The business plan has no integrations",
                  *       "status": 402,
                  *       "code": "PLAN_INTEGRATIONS",
                  *       "detail": "The business plan does not include integrations.",
@@ -1192,8 +1348,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Forbidden",
+                 *       "type": "https://docs.scheduling.example/problems/api-scope-missing",
+                 *       "title": "The API key lacks the scope of this operation",
                  *       "status": 403,
                  *       "code": "API_SCOPE_MISSING",
                  *       "detail": "This key lacks the scope appointments.write.",
@@ -1217,8 +1373,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Not Found",
+                 *       "type": "https://docs.scheduling.example/problems/not-found",
+                 *       "title": "Not found",
                  *       "status": 404,
                  *       "code": "NOT_FOUND",
                  *       "detail": "Appointment not found.",
@@ -1273,8 +1429,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Content Too Large",
+                 *       "type": "https://docs.scheduling.example/problems/payload-too-large",
+                 *       "title": "The request body is too large",
                  *       "status": 413,
                  *       "code": "PAYLOAD_TOO_LARGE",
                  *       "detail": "The request body is larger than 64 KiB.",
@@ -1297,8 +1453,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Unsupported Media Type",
+                 *       "type": "https://docs.scheduling.example/problems/unsupported-media-type",
+                 *       "title": "The request body must be application/json",
                  *       "status": 415,
                  *       "code": "UNSUPPORTED_MEDIA_TYPE",
                  *       "detail": "The request body must be application/json.",
@@ -1322,8 +1478,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Too Many Requests",
+                 *       "type": "https://docs.scheduling.example/problems/api-rate-limit",
+                 *       "title": "Too many requests",
                  *       "status": 429,
                  *       "code": "API_RATE_LIMIT",
                  *       "detail": "Rate limit of 120 requests per minute exceeded; retry after 12 seconds.",
@@ -1342,8 +1498,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "type": "about:blank",
-                 *       "title": "Internal Server Error",
+                 *       "type": "https://docs.scheduling.example/problems/internal",
+                 *       "title": "Internal error",
                  *       "status": 500,
                  *       "code": "INTERNAL",
                  *       "detail": "An unexpected error occurred.",
@@ -1434,6 +1590,36 @@ export interface components {
          * @example 5f0c8e4e-3a41-4b7e-9b8a-2f1d6c0e7a93
          */
         IdempotencyKey: string;
+        /**
+         * @description Only the staff members who perform this service. An unknown id gives an empty list.
+         * @example 01944b90-1f2e-7a3b-8c4d-5e6f7a8b9c0d
+         */
+        StaffServiceFilter: string;
+        /**
+         * @description Only active (`true`) or only inactive (`false`) staff members. Without it, both.
+         * @example true
+         */
+        StaffActiveFilter: boolean;
+        /**
+         * @description The service to book. Unknown in this business answers 404 NOT_FOUND.
+         * @example 01944b90-1f2e-7a3b-8c4d-5e6f7a8b9c0d
+         */
+        AvailabilityServiceId: string;
+        /**
+         * @description Start of the range, inclusive (`startAt >= from`). RFC 3339 date-time with an offset; any offset is accepted. Must be before `to`.
+         * @example 2030-01-07T00:00:00Z
+         */
+        AvailabilityFrom: string;
+        /**
+         * @description End of the range, exclusive (`startAt < to`). RFC 3339 date-time with an offset; any offset is accepted. At most 31 days after `from`.
+         * @example 2030-01-14T00:00:00Z
+         */
+        AvailabilityTo: string;
+        /**
+         * @description Only this staff member's free times. Unknown in this business answers 404 NOT_FOUND. Without it, every staff member who performs the service.
+         * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
+         */
+        AvailabilityStaffId: string;
         /**
          * @description The notice id (the same as the body's `id`). It stays the same across retries and replays: deduplicate on it.
          * @example 01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0
@@ -2134,6 +2320,143 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaff: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the staff members who perform this service. An unknown id gives an empty list.
+                 * @example 01944b90-1f2e-7a3b-8c4d-5e6f7a8b9c0d
+                 */
+                serviceId?: components["parameters"]["StaffServiceFilter"];
+                /**
+                 * @description Only active (`true`) or only inactive (`false`) staff members. Without it, both.
+                 * @example true
+                 */
+                active?: components["parameters"]["StaffActiveFilter"];
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of staff members. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaffMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff member. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAvailability: {
+        parameters: {
+            query: {
+                /**
+                 * @description The service to book. Unknown in this business answers 404 NOT_FOUND.
+                 * @example 01944b90-1f2e-7a3b-8c4d-5e6f7a8b9c0d
+                 */
+                serviceId: components["parameters"]["AvailabilityServiceId"];
+                /**
+                 * @description Start of the range, inclusive (`startAt >= from`). RFC 3339 date-time with an offset; any offset is accepted. Must be before `to`.
+                 * @example 2030-01-07T00:00:00Z
+                 */
+                from: components["parameters"]["AvailabilityFrom"];
+                /**
+                 * @description End of the range, exclusive (`startAt < to`). RFC 3339 date-time with an offset; any offset is accepted. At most 31 days after `from`.
+                 * @example 2030-01-14T00:00:00Z
+                 */
+                to: components["parameters"]["AvailabilityTo"];
+                /**
+                 * @description Only this staff member's free times. Unknown in this business answers 404 NOT_FOUND. Without it, every staff member who performs the service.
+                 * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
+                 */
+                staffId?: components["parameters"]["AvailabilityStaffId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The free starts in the range. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description NOT_FOUND, `serviceId` or `staffId` is not found in this business. */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

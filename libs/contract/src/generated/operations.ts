@@ -1,7 +1,7 @@
-// Generated from openapi/v1.2.0.yaml by scripts/generate-contract.mjs (npm run contract:generate); never edited.
+// Generated from openapi/v1.3.0.yaml by scripts/generate-contract.mjs (npm run contract:generate); never edited.
 
 /** The version of the document these facts were read from. */
-export const CONTRACT_VERSION = '1.2.0';
+export const CONTRACT_VERSION = '1.3.0';
 
 /** Every scope a key can hold (the Scope schema). */
 export const SCOPES = ['appointments.read', 'appointments.write', 'clients.read', 'clients.write', 'services.read', 'payments.read', 'sales.read'] as const;
@@ -151,6 +151,42 @@ export const OPERATIONS = {
     idempotent: false,
     pathParameters: [],
     queryParameters: [],
+    body: false,
+  },
+  listStaff: {
+    operationId: 'listStaff',
+    method: 'get',
+    path: '/staff',
+    routePath: 'staff',
+    successStatus: 200,
+    scope: 'services.read',
+    idempotent: false,
+    pathParameters: [],
+    queryParameters: ['serviceId', 'active', 'cursor', 'limit'],
+    body: false,
+  },
+  getStaffMember: {
+    operationId: 'getStaffMember',
+    method: 'get',
+    path: '/staff/{id}',
+    routePath: 'staff/:id',
+    successStatus: 200,
+    scope: 'services.read',
+    idempotent: false,
+    pathParameters: ['id'],
+    queryParameters: [],
+    body: false,
+  },
+  getAvailability: {
+    operationId: 'getAvailability',
+    method: 'get',
+    path: '/availability',
+    routePath: 'availability',
+    successStatus: 200,
+    scope: 'services.read',
+    idempotent: false,
+    pathParameters: [],
+    queryParameters: ['serviceId', 'from', 'to', 'staffId'],
     body: false,
   },
   listPayments: {

@@ -23,7 +23,8 @@ import { BookingPartiesRepository } from './booking-parties.repository.js';
 import { parseStartInstant } from './start-instant.js';
 
 export interface NewAppointment {
-  staffId: string;
+  /** Optional since 1.3.0: without it, "any staff" (docs/design-record.md#d16). */
+  staffId?: string;
   serviceId: string;
   /** RFC 3339 date-time with an offset. */
   startAt: string;
@@ -80,6 +81,9 @@ export class AppointmentWritesService {
    */
   async book(ref: BusinessRef, input: NewAppointment): Promise<AppointmentView> {
     const startsAt = parseStartInstant(input.startAt, '/startAt');
+    // "Any staff" (docs/design-record.md#d16) is not served yet: until it is, staffId stays required as in 1.2.0.
+    if (input.staffId === undefined) throw validationFailed([{ path: '/staffId', message: 'is required' }]);
+    const staffId = input.staffId;
     const clientForm: { existingId: string } | { created: ClientEntity } =
       'id' in input.client
         ? { existingId: input.client.id }
@@ -88,7 +92,7 @@ export class AppointmentWritesService {
       const parties = await this.parties.load(
         ref.businessId,
         {
-          staffId: input.staffId,
+          staffId,
           serviceId: input.serviceId,
           clientId: 'existingId' in clientForm ? clientForm.existingId : null,
         },

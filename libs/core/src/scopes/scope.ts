@@ -15,7 +15,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'appointments.write': 'Book into a free slot, reschedule, cancel with a reason.',
   'clients.read': 'See clients: name, phone, e-mail, birth date. Never notes, records or photos.',
   'clients.write': 'Create new clients (name, phone, e-mail, birth date).',
-  'services.read': 'See services, duration and price.',
+  'services.read': 'See services, duration and price, the staff who perform them and when they are free.',
   'payments.read': 'See payments, amounts and the linked appointment, without payment-instrument data.',
   'sales.read': 'See sales and their items, without costs or internal notes.',
 };

@@ -48,7 +48,7 @@ export interface SendResult {
   retryAfterMs: number | null;
 }
 
-const USER_AGENT = 'business-scheduling-notices/1.2.0';
+const USER_AGENT = 'business-scheduling-notices/1.3.0';
 /** How much of a failed answer is kept in the attempt's error, for whoever investigates it. */
 const ERROR_EXCERPT_CHARS = 200;
 
