@@ -43,8 +43,9 @@ export interface paths {
          *     for a new client (Form B: `{ "name", "phone", "email"? }`), exactly one of the two.
          *
          *     `staffId` is optional since 1.3.0 ("any staff"): without it, the service books the member who
-         *     can take the slot and has the fewest active appointments that local day (ties: the member whose
-         *     earliest such appointment is earliest, then the lowest id). Under concurrency it never
+         *     can take the slot and has the fewest active (PENDING or CONFIRMED) appointments that local day
+         *     in the business time zone (ties: the one with fewer of them before `startAt`, then the lowest
+         *     id). Under concurrency it never
          *     double-books and never refuses while a qualified member is free: a lost race tries the next
          *     member. Nobody can take the slot: 409 SLOT_UNAVAILABLE, or SLOT_TAKEN when members could but are
          *     taken meanwhile. `GET /availability` lists the starts that can be booked.
