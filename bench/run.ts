@@ -20,6 +20,7 @@ import { listScenario } from './scenarios/s3-list.js';
 import { bookingScenario } from './scenarios/s4-booking.js';
 import { floodScenario } from './scenarios/s5-flood.js';
 import { noticesScenario } from './scenarios/s6-notices.js';
+import { availabilityScenario } from './scenarios/s7-availability.js';
 import { APP_CORE, databaseUrl, LOAD_CORE, parseArgs, REDIS_URL, REPO_ROOT, RUN_NAME } from './settings.js';
 
 const started = performance.now();
@@ -97,6 +98,7 @@ try {
     ['S4', 'POST /appointments', bookingScenario],
     ['S5', 'rate limiter flood', floodScenario],
     ['S6', 'change notices', noticesScenario],
+    ['S7', 'GET /availability, 7 and 31 days', availabilityScenario],
   ];
   for (const [id, title, scenario] of rest) {
     if (!wanted(id)) continue;

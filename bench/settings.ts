@@ -45,7 +45,7 @@ export interface BenchOptions {
   latencySeconds: number;
   /** CPU profiles of the API (or worker): where a target is missed, of every scenario, or none. */
   profile: 'missed' | 'all' | 'none';
-  /** Only these scenarios (S1…S6); all when empty. */
+  /** Only these scenarios (S1…S7); all when empty. */
   only: string[];
   quick: boolean;
 }

@@ -8,6 +8,8 @@ import { BENCH_SECRETS } from '../settings.js';
 const BIG_BUSINESS_KEYS = 2000;
 /** Keys of the other 99 businesses together. */
 const OTHER_KEYS = 3000;
+/** Keys of the availability business (S7): each arm round sends a few thousand requests, 120 per key a minute. */
+const AVAILABILITY_KEYS = 1000;
 /** Appointments per business that the point reads (S2) pick from. */
 const APPOINTMENTS_PER_BUSINESS = 60;
 
@@ -40,6 +42,8 @@ export interface Catalogue {
   /** Keys used by nothing else: the rate-limit flood (S5) and the booking race (S4). */
   floodKey: BenchKey;
   raceKey: BenchKey;
+  /** The availability business (S7): 200,000 appointments on 20 staff with a salon's hours. */
+  availability: { id: string; serviceId: string; keys: BenchKey[] };
 }
 
 /**
@@ -52,13 +56,14 @@ export async function prepareCatalogue(runUrl: string): Promise<Catalogue> {
   try {
     const businesses = await readBusinesses(client);
     const [big, ...others] = businesses;
+    const availabilityBusiness = await readAvailabilityBusiness(client);
     const owners = new Map(
       (await client.query<{ business_id: string; id: string }>(`SELECT business_id, id FROM members WHERE role = 'OWNER'`)).rows.map(
         (row) => [row.business_id, row.id],
       ),
     );
     const made: BenchKey[] = [];
-    const add = (business: BusinessData): BenchKey => {
+    const add = (business: { id: string }): BenchKey => {
       const key = { key: generateApiKey(), businessId: business.id };
       made.push(key);
       return key;
@@ -67,6 +72,7 @@ export async function prepareCatalogue(runUrl: string): Promise<Catalogue> {
     const otherKeys = Array.from({ length: OTHER_KEYS }, (_, i) => add(others[i % others.length]));
     const floodKey = add(others[0]);
     const raceKey = add(others[1]);
+    const availabilityKeys = Array.from({ length: AVAILABILITY_KEYS }, () => add(availabilityBusiness));
     await client.query(
       `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes)
        SELECT id, business_id, member_id, 'Bench key', prefix, key_hash, $6::text[]
@@ -82,7 +88,15 @@ export async function prepareCatalogue(runUrl: string): Promise<Catalogue> {
     );
     // Interleaved, so consecutive requests come from different keys and businesses.
     const keys = interleave(bigKeys, otherKeys);
-    return { big, businesses, keys, bigKeys, floodKey, raceKey };
+    return {
+      big,
+      businesses,
+      keys,
+      bigKeys,
+      floodKey,
+      raceKey,
+      availability: { id: availabilityBusiness.id, serviceId: availabilityBusiness.serviceId, keys: availabilityKeys },
+    };
   } finally {
     await client.end();
   }
@@ -103,8 +117,8 @@ async function readBusinesses(client: pg.Client): Promise<BusinessData[]> {
             (SELECT c.id FROM clients c WHERE c.business_id = b.id ORDER BY c.id LIMIT 1) AS client_id,
             (SELECT array_agg(a.id) FROM (SELECT id FROM appointments a WHERE a.business_id = b.id ORDER BY a.id LIMIT $1) a)
               AS appointment_ids
-       FROM businesses b ORDER BY b.slug`,
-    [APPOINTMENTS_PER_BUSINESS],
+       FROM businesses b WHERE b.slug <> $2 ORDER BY b.slug`,
+    [APPOINTMENTS_PER_BUSINESS, AVAILABILITY_SLUG],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -114,6 +128,19 @@ async function readBusinesses(client: pg.Client): Promise<BusinessData[]> {
     clientId: row.client_id,
     appointmentIds: row.appointment_ids,
   }));
+}
+
+/** The business of S7 (bench/data/generate.sql), kept out of the others: its staff work a salon's hours, not all day. */
+const AVAILABILITY_SLUG = 'bench-availability';
+
+async function readAvailabilityBusiness(client: pg.Client): Promise<{ id: string; serviceId: string }> {
+  const { rows } = await client.query<{ id: string; service_id: string }>(
+    `SELECT b.id, (SELECT v.id FROM services v WHERE v.business_id = b.id AND v.duration_min = 30) AS service_id
+       FROM businesses b WHERE b.slug = $1`,
+    [AVAILABILITY_SLUG],
+  );
+  if (!rows[0]?.service_id) throw new Error(`The bench data has no ${AVAILABILITY_SLUG} business with a 30-minute service: rebuild it.`);
+  return { id: rows[0].id, serviceId: rows[0].service_id };
 }
 
 function interleave<T>(a: T[], b: T[]): T[] {
