@@ -15,6 +15,7 @@ import { PaymentReadsModule } from '#core/payments/payment-reads.module.js';
 import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
 import { RedisModule } from '#core/redis/redis.module.js';
 import { SaleReadsModule } from '#core/sales/sale-reads.module.js';
+import { StaffReadsModule } from '#core/staff/staff-reads.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { EXTENSIONS } from '#extensions/index.js';
@@ -40,6 +41,7 @@ import { MeController } from './controllers/me.controller.js';
 import { PaymentsController } from './controllers/payments.controller.js';
 import { SalesController } from './controllers/sales.controller.js';
 import { ServicesController } from './controllers/services.controller.js';
+import { StaffController } from './controllers/staff.controller.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
 function withRouteDependencies(module: DynamicModule): DynamicModule {
@@ -68,6 +70,7 @@ export class ApiModule {
         ClientReadsModule,
         PaymentReadsModule,
         SaleReadsModule,
+        StaffReadsModule,
         // With Redis the worker app runs the jobs, and the API only looks at their queues; without
         // (IN_PROCESS_JOBS, `npm start`) this process runs the same jobs on in-memory queues.
         ...(config.IN_PROCESS_JOBS
@@ -84,6 +87,7 @@ export class ApiModule {
         ContractDocumentController,
         MeController,
         ServicesController,
+        StaffController,
         ClientsController,
         AppointmentsController,
         AppointmentWritesController,

@@ -3,6 +3,7 @@ import { Initial1795298437629 } from './migrations/1795298437629-initial.js';
 import { OutboundEmails1795299768037 } from './migrations/1795299768037-outbound-emails.js';
 import { NoticeDeliveryIndexes1795300071726 } from './migrations/1795300071726-notice-delivery-indexes.js';
 import { OutboundEmailCalendarEvent1795309809351 } from './migrations/1795309809351-outbound-email-calendar-event.js';
+import { Discovery1795400000000 } from './migrations/1795400000000-discovery.js';
 
 // Every migration, in order: the core's, then each registered extension's (docs/extending.md).
 // Listed by class (not by glob) so the same list works from the TypeScript sources under Jest and
@@ -12,5 +13,6 @@ export const MIGRATIONS: (new () => object)[] = [
   OutboundEmails1795299768037,
   NoticeDeliveryIndexes1795300071726,
   OutboundEmailCalendarEvent1795309809351,
+  Discovery1795400000000,
   ...EXTENSIONS.flatMap((extension) => extension.migrations),
 ];

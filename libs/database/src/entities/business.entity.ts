@@ -5,6 +5,7 @@ export type Plan = (typeof PLANS)[number];
 
 @Entity({ name: 'businesses' })
 @Check('businesses_plan_check', `plan IN ('FREE', 'SOLO', 'TEAM')`)
+@Check('businesses_step_min_check', `step_min BETWEEN 5 AND 60`)
 export class BusinessEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -32,6 +33,10 @@ export class BusinessEntity {
 
   @Column({ name: 'auto_confirm', type: 'boolean', default: true })
   autoConfirm: boolean;
+
+  /** The availability grid, in minutes from the start of each working interval (docs/design-record.md#d15). */
+  @Column({ name: 'step_min', type: 'smallint', default: 15 })
+  stepMin: number;
 
   @Column({ name: 'notification_email', type: 'text', nullable: true })
   notificationEmail: string | null;

@@ -2,7 +2,8 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { BusinessEntity } from './business.entity.js';
 
 @Entity({ name: 'staff' })
-@Index('staff_business_idx', ['businessId'])
+// Serves GET /staff's (name, id) order within a business, and every lookup by business.
+@Index('staff_business_name_idx', ['businessId', 'name', 'id'])
 export class StaffEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
