@@ -1,5 +1,6 @@
-import { overlaps, type TimeInterval } from './time-interval.js';
-import { fitsWorkingHours, type WeeklyHours } from './working-hours.js';
+import { startAllowed, startWindows, withoutBusy, workingIntervals } from './free-starts.js';
+import type { TimeInterval } from './time-interval.js';
+import type { WeeklyHours } from './working-hours.js';
 
 /** Everything that decides whether a slot is free (docs/design-record.md#d6), gathered before deciding. */
 export interface SlotFacts {
@@ -23,7 +24,7 @@ export interface SlotRefusal {
 }
 
 /** The last instant the API can write (`9999-12-31T23:59:59.999Z`): a Date past it prints a six-digit year. */
-const LAST_WRITABLE = Date.parse('9999-12-31T23:59:59.999Z');
+export const LAST_WRITABLE = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A staff member with no service list performs every service (docs/design-record.md#d6). */
 export function performsService(servicesOfStaff: readonly string[], serviceId: string): boolean {
@@ -42,13 +43,17 @@ export function checkSlot(facts: SlotFacts): SlotRefusal | null {
   if (!facts.service.active) return unavailable('The service is not active.');
   if (!facts.service.performedByStaff) return unavailable('The staff member does not perform this service.');
   if (!facts.staffActive) return unavailable('The staff member takes no bookings.');
-  if (!fitsWorkingHours(facts.slot, facts.workingHours, facts.timezone)) {
+  // The time rules are free-starts.ts's, the same GET /availability applies to a range.
+  const start = facts.slot.start.getTime();
+  const durationMs = facts.slot.end.getTime() - start;
+  const windows = startWindows(workingIntervals(facts.workingHours, facts.timezone, start, start), durationMs, start, start);
+  if (!startAllowed(windows, start)) {
     return unavailable("The interval is not inside one of the staff member's working hours.");
   }
-  if (facts.appointments.some((busy) => overlaps(busy, facts.slot))) {
+  if (!startAllowed(withoutBusy(windows, facts.appointments, durationMs), start)) {
     return { code: 'SLOT_TAKEN', detail: 'The staff member already has an active appointment that overlaps this interval.' };
   }
-  if (facts.blocks.some((busy) => overlaps(busy, facts.slot))) {
+  if (!startAllowed(withoutBusy(windows, facts.blocks, durationMs), start)) {
     return { code: 'SLOT_TAKEN', detail: 'The staff member is not available in this interval (time block).' };
   }
   return null;

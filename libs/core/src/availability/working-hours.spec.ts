@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
-import { fitsWorkingHours, workingIntervalOn, type WeeklyHours } from './working-hours.js';
+import { fitsWorkingHours } from './free-starts.js';
+import { workingIntervalOn, type WeeklyHours } from './working-hours.js';
 
 const slot = (startIso: string, minutes: number) => {
   const start = new Date(startIso);

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { contains, type TimeInterval } from './time-interval.js';
+import type { TimeInterval } from './time-interval.js';
 
 /** One weekly working interval in local wall-clock time (the shape of staff_working_hours). */
 export interface WeeklyHours {
@@ -54,14 +54,3 @@ export function workingIntervalOn(date: DateTime, hours: WeeklyHours): TimeInter
  */
 const resolvedIntervals = new Map<string, TimeInterval>();
 const RESOLVED_INTERVALS_MAX = 10_000;
-
-/**
- * Whether the slot lies inside ONE of the weekly intervals, read in the business's time zone
- * on the local date the slot starts. Intervals never cross midnight (start < end within a day),
- * so no other date can contain the slot's start.
- */
-export function fitsWorkingHours(slot: TimeInterval, hours: readonly WeeklyHours[], timezone: string): boolean {
-  const localStart = DateTime.fromJSDate(slot.start, { zone: timezone });
-  if (!localStart.isValid) throw new Error(`Unknown time zone: ${timezone}`);
-  return hours.some((h) => h.weekday === localStart.weekday && contains(workingIntervalOn(localStart, h), slot));
-}
