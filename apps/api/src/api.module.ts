@@ -16,6 +16,7 @@ import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
 import { RedisModule } from '#core/redis/redis.module.js';
 import { SaleReadsModule } from '#core/sales/sale-reads.module.js';
 import { StaffReadsModule } from '#core/staff/staff-reads.module.js';
+import { AvailabilityModule } from '#core/availability/availability.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { EXTENSIONS } from '#extensions/index.js';
@@ -42,6 +43,7 @@ import { PaymentsController } from './controllers/payments.controller.js';
 import { SalesController } from './controllers/sales.controller.js';
 import { ServicesController } from './controllers/services.controller.js';
 import { StaffController } from './controllers/staff.controller.js';
+import { AvailabilityController } from './controllers/availability.controller.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
 function withRouteDependencies(module: DynamicModule): DynamicModule {
@@ -71,6 +73,7 @@ export class ApiModule {
         PaymentReadsModule,
         SaleReadsModule,
         StaffReadsModule,
+        AvailabilityModule,
         // With Redis the worker app runs the jobs, and the API only looks at their queues; without
         // (IN_PROCESS_JOBS, `npm start`) this process runs the same jobs on in-memory queues.
         ...(config.IN_PROCESS_JOBS
@@ -88,6 +91,7 @@ export class ApiModule {
         MeController,
         ServicesController,
         StaffController,
+        AvailabilityController,
         ClientsController,
         AppointmentsController,
         AppointmentWritesController,

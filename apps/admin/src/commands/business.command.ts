@@ -12,11 +12,22 @@ interface PlanOptions {
   plan: string;
 }
 
+interface SettingsOptions {
+  business: string;
+  stepMin: number;
+}
+
 interface MemberAddOptions {
   business: string;
   name: string;
   email: string;
   role: string;
+}
+
+/** A whole number; its range is the service's rule, which names it in the error. */
+function parseWholeNumber(value: string): number {
+  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError('Expected a whole number.');
+  return Number(value);
 }
 
 function parseBoolean(value: string): boolean {
@@ -37,6 +48,7 @@ function presentBusiness(business: BusinessEntity): object {
     plan: business.plan,
     autoConfirm: business.autoConfirm,
     notificationEmail: business.notificationEmail,
+    stepMin: business.stepMin,
     createdAt: business.createdAt,
     updatedAt: business.updatedAt,
   };
@@ -93,6 +105,17 @@ export function registerBusinessCommands(program: Command, context: CommandConte
     .addOption(new Option('--plan <plan>', 'new plan').choices(PLANS).makeOptionMandatory())
     .action((options: PlanOptions) =>
       context.run(async (app) => presentBusiness(await app.get(BusinessesService).changePlan(options.business, options.plan))),
+    );
+
+  business
+    .command('settings')
+    .description('change the settings partners see; prints the business')
+    .requiredOption('--business <slug>', 'business slug')
+    .requiredOption('--step-min <minutes>', 'the availability grid, 5 to 60 minutes (GET /availability)', parseWholeNumber)
+    .action((options: SettingsOptions) =>
+      context.run(async (app) =>
+        presentBusiness(await app.get(BusinessesService).changeSettings(options.business, { stepMin: options.stepMin })),
+      ),
     );
 
   const member = business.command('member').description('members of a business (who may create keys)');

@@ -4,7 +4,7 @@ import type { BusinessEntity, Plan } from '#database/entities/business.entity.js
 import type { MemberEntity } from '#database/entities/member.entity.js';
 import { defineStatement } from '#database/statement.js';
 
-const BUSINESS_COLUMNS = `id, slug, name, timezone, country, currency, locale, plan, auto_confirm AS "autoConfirm",
+const BUSINESS_COLUMNS = `id, slug, name, timezone, country, currency, locale, plan, auto_confirm AS "autoConfirm", step_min AS "stepMin",
        notification_email AS "notificationEmail", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const BUSINESS_BY_ID = defineStatement<[id: string], BusinessEntity>({
@@ -31,12 +31,18 @@ const INSERT_BUSINESS = defineStatement<
     notificationEmail: string | null,
     createdAt: Date,
     updatedAt: Date,
+    stepMin: number,
   ]
 >({
   name: 'insert_business',
   text: `INSERT INTO businesses (id, slug, name, timezone, country, currency, locale, plan, auto_confirm, notification_email,
-                          created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+                          created_at, updated_at, step_min)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+});
+
+const UPDATE_STEP = defineStatement<[id: string, stepMin: number]>({
+  name: 'update_business_step',
+  text: 'UPDATE businesses SET step_min = $2, updated_at = now() WHERE id = $1',
 });
 
 const UPDATE_PLAN = defineStatement<[id: string, plan: Plan]>({
@@ -81,7 +87,12 @@ export class BusinessesRepository {
       business.notificationEmail,
       business.createdAt,
       business.updatedAt,
+      business.stepMin,
     ]);
+  }
+
+  async updateStep(businessId: string, stepMin: number): Promise<void> {
+    await this.database.execute(UPDATE_STEP, [businessId, stepMin]);
   }
 
   async updatePlan(businessId: string, plan: Plan): Promise<void> {

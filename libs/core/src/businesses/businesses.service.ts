@@ -18,7 +18,17 @@ export interface NewBusiness {
   locale?: string | null;
   autoConfirm?: boolean;
   notificationEmail?: string | null;
+  /** The availability grid in minutes, 5 to 60 (default 15). */
+  stepMin?: number;
 }
+
+/** The availability grid's bounds and default (docs/design-record.md#d15). */
+export const STEP_MIN = { min: 5, max: 60, default: 15 } as const;
+
+const stepErrors = (stepMin: number | undefined) =>
+  stepMin === undefined || (Number.isInteger(stepMin) && stepMin >= STEP_MIN.min && stepMin <= STEP_MIN.max)
+    ? []
+    : [{ path: '/stepMin', message: `must be a whole number of minutes from ${STEP_MIN.min} to ${STEP_MIN.max}` }];
 
 export interface NewMember {
   name: string;
@@ -40,6 +50,7 @@ export class BusinessesService {
     if (input.notificationEmail != null && !isEmailAddress(input.notificationEmail)) {
       errors.push({ path: '/notificationEmail', message: 'must be an e-mail address' });
     }
+    errors.push(...stepErrors(input.stepMin));
     if (errors.length > 0) throw validationFailed(errors);
     if (await this.businesses.findBySlug(input.slug)) {
       throw validationFailed([{ path: '/slug', message: `a business with slug ${input.slug} already exists` }]);
@@ -56,6 +67,7 @@ export class BusinessesService {
       plan: input.plan as Plan,
       autoConfirm: input.autoConfirm ?? true,
       notificationEmail: input.notificationEmail ?? null,
+      stepMin: input.stepMin ?? STEP_MIN.default,
       createdAt: now,
       updatedAt: now,
     });
@@ -102,6 +114,15 @@ export class BusinessesService {
     const business = await this.businesses.findById(businessId);
     if (!business) throw notFound('The business');
     return business;
+  }
+
+  /** The business settings partners see the effect of: today the availability grid. */
+  async changeSettings(slug: string, settings: { stepMin: number }): Promise<BusinessEntity> {
+    const errors = stepErrors(settings.stepMin);
+    if (errors.length > 0) throw validationFailed(errors);
+    const business = await this.getBySlug(slug);
+    await this.businesses.updateStep(business.id, settings.stepMin);
+    return { ...business, stepMin: settings.stepMin };
   }
 
   async changePlan(slug: string, plan: string): Promise<BusinessEntity> {

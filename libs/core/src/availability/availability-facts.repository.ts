@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '#database/database.js';
+import { defineStatement } from '#database/statement.js';
+import type { TimeInterval } from './time-interval.js';
+import type { WeeklyHours } from './working-hours.js';
+
+/** One staff member's facts over a range: what decides which starts it can take. */
+export interface MemberFacts {
+  id: string;
+  active: boolean;
+  /** Its service list; empty means every service. */
+  serviceIds: string[];
+  workingHours: WeeklyHours[];
+  /** PENDING/CONFIRMED appointments overlapping the range. */
+  appointments: TimeInterval[];
+  /** Time blocks overlapping the range. */
+  blocks: TimeInterval[];
+}
+
+export interface AvailabilityFacts {
+  timezone: string;
+  stepMin: number;
+  /** Null when the service is not one of the business's. */
+  service: { active: boolean; durationMin: number } | null;
+  /** Whether the staff member asked for is one of the business's (true when none was asked for). */
+  staffFound: boolean;
+  /** The members who could take the service (the one asked for, if any): active and performing it. */
+  members: MemberFacts[];
+}
+
+interface AvailabilityFactsRow {
+  timezone: string;
+  step_min: number;
+  service_active: boolean | null;
+  duration_min: number | null;
+  staff_found: boolean;
+  members: {
+    id: string;
+    active: boolean;
+    service_ids: string[];
+    working_hours: WeeklyHours[];
+    appointments: [number, number][];
+    blocks: [number, number][];
+  }[];
+}
+
+/**
+ * Everything GET /availability decides on, in one statement: the business's zone and grid, the
+ * service, and for each member who could take it (`$3` narrows to one) its hours, its service
+ * list, and its busy intervals over [from, to + the service's duration): a start before `to`
+ * ends before that. Members are pre-selected here by active and service list, and the rules are
+ * applied again in code (performsService), which stays the authority.
+ *
+ * The appointments' condition is the predicate and expression of the exclusion index
+ * appointments_no_overlap (gist on staff_id and tstzrange, WHERE status IN the active ones),
+ * written out literally so that the planner searches that index by member and interval and
+ * reads only the appointments that overlap the range.
+ */
+const AVAILABILITY_FACTS = defineStatement<
+  [businessId: string, serviceId: string, staffId: string | null, from: Date, to: Date],
+  AvailabilityFactsRow
+>({
+  name: 'availability_facts',
+  text: `SELECT b.timezone, b.step_min, v.active AS service_active, v.duration_min,
+       ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM staff f WHERE f.business_id = b.id AND f.id = $3::uuid)) AS staff_found,
+       COALESCE((
+         SELECT json_agg(json_build_object(
+                  'id', m.id,
+                  'active', m.active,
+                  'service_ids', COALESCE((SELECT json_agg(ls.service_id) FROM staff_services ls WHERE ls.staff_id = m.id), '[]'),
+                  'working_hours', COALESCE((SELECT json_agg(json_build_object('weekday', wh.weekday, 'startTime', wh.start_time, 'endTime', wh.end_time))
+                                               FROM staff_working_hours wh WHERE wh.business_id = b.id AND wh.staff_id = m.id), '[]'),
+                  'appointments', COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM ap.starts_at) * 1000, extract(epoch FROM ap.ends_at) * 1000))
+                                              FROM appointments ap
+                                             WHERE ap.staff_id = m.id AND ap.status IN ('PENDING', 'CONFIRMED')
+                                               AND tstzrange(ap.starts_at, ap.ends_at, '[)') && tstzrange($4::timestamptz, $5::timestamptz + v.duration_min * interval '1 minute', '[)')
+                                               AND ap.business_id = b.id), '[]'),
+                  'blocks', COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM tb.starts_at) * 1000, extract(epoch FROM tb.ends_at) * 1000))
+                                        FROM staff_time_blocks tb
+                                       WHERE tb.business_id = b.id AND tb.staff_id = m.id
+                                         AND tb.starts_at < $5::timestamptz + v.duration_min * interval '1 minute' AND tb.ends_at > $4::timestamptz), '[]')
+                ) ORDER BY m.id)
+           FROM staff m
+          WHERE m.business_id = b.id AND m.active AND ($3::uuid IS NULL OR m.id = $3::uuid)
+            AND (NOT EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = m.id)
+                 OR EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = m.id AND ls.service_id = v.id))), '[]') AS members
+  FROM businesses b
+  LEFT JOIN services v ON v.business_id = b.id AND v.id = $2
+ WHERE b.id = $1`,
+});
+
+/** Exported for the plan test. */
+export { AVAILABILITY_FACTS };
+
+const interval = ([start, end]: [number, number]): TimeInterval => ({ start: new Date(start), end: new Date(end) });
+
+@Injectable()
+export class AvailabilityFactsRepository {
+  constructor(private readonly database: Database) {}
+
+  async load(businessId: string, serviceId: string, staffId: string | null, from: Date, to: Date): Promise<AvailabilityFacts | null> {
+    const row = await this.database.maybeOne(AVAILABILITY_FACTS, [businessId, serviceId, staffId, from, to]);
+    if (!row) return null;
+    return {
+      timezone: row.timezone,
+      stepMin: row.step_min,
+      service: row.service_active === null ? null : { active: row.service_active, durationMin: row.duration_min! },
+      staffFound: row.staff_found,
+      members: row.members.map((m) => ({
+        id: m.id,
+        active: m.active,
+        serviceIds: m.service_ids,
+        workingHours: m.working_hours,
+        appointments: m.appointments.map(interval),
+        blocks: m.blocks.map(interval),
+      })),
+    };
+  }
+}
