@@ -24,6 +24,8 @@ export interface ListenHandlers {
 interface Transaction {
   runner: QueryRunner;
   afterCommit: (() => void)[];
+  /** Savepoints opened so far: each gets a name of its own. */
+  savepoints?: number;
 }
 
 /**
@@ -101,6 +103,29 @@ export class Database {
       return result;
     } finally {
       await runner.release();
+    }
+  }
+
+  /**
+   * Runs work inside the ambient transaction so that, when it throws, only what it did is undone
+   * (SAVEPOINT … ROLLBACK TO): a statement that fails (a constraint) leaves the transaction usable
+   * for the next attempt. Needs a transaction; afterCommit callbacks registered by failed work are
+   * dropped with it.
+   */
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    const transaction = this.ambient.getStore();
+    if (!transaction) throw new Error('A savepoint needs a transaction (Database.transactional).');
+    const name = `attempt_${(transaction.savepoints = (transaction.savepoints ?? 0) + 1)}`;
+    const callbacks = transaction.afterCommit.length;
+    await transaction.runner.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await work();
+      await transaction.runner.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      await transaction.runner.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      transaction.afterCommit.length = callbacks;
+      throw error;
     }
   }
 

@@ -9,6 +9,7 @@ import { StaffModule } from '../staff/staff.module.js';
 import { AppointmentStatusService } from './appointment-status.service.js';
 import { AppointmentWritesService } from './appointment-writes.service.js';
 import { AppointmentsModule } from './appointments.module.js';
+import { BookingCandidatesRepository } from './booking-candidates.repository.js';
 import { BookingPartiesRepository } from './booking-parties.repository.js';
 
 /** Booking, reschedule and cancel (the API), and the dashboard's status changes (the admin). */
@@ -23,7 +24,7 @@ import { BookingPartiesRepository } from './booking-parties.repository.js';
     ServicesModule,
     StaffModule,
   ],
-  providers: [AppointmentWritesService, AppointmentStatusService, BookingPartiesRepository],
+  providers: [AppointmentWritesService, AppointmentStatusService, BookingPartiesRepository, BookingCandidatesRepository],
   exports: [AppointmentWritesService, AppointmentStatusService],
 })
 export class AppointmentWritesModule {}

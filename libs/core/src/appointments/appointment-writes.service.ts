@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { DateTime } from 'luxon';
 import type { AppointmentEntity, AppointmentStatus } from '#database/entities/appointment.entity.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
 import { Database } from '#database/database.js';
-import { SlotAvailabilityService } from '../availability/slot-availability.service.js';
+import { SlotAvailabilityService, type SlotRequest } from '../availability/slot-availability.service.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
 import { ClientsService, type BusinessRef, type NewBookingClient } from '../clients/clients.service.js';
@@ -19,7 +20,9 @@ import type { AppointmentView } from './appointment-view.js';
 import { appointmentViewOf } from './appointment-view-of.js';
 import { AppointmentsRepository } from './appointments.repository.js';
 import { newAppointmentRow, termsOf } from './new-appointment-row.js';
-import { BookingPartiesRepository } from './booking-parties.repository.js';
+import { anyStaffOrder } from './any-staff-order.js';
+import { BookingCandidatesRepository } from './booking-candidates.repository.js';
+import { BookingPartiesRepository, type BookingService, type BookingStaff } from './booking-parties.repository.js';
 import { parseStartInstant } from './start-instant.js';
 
 export interface NewAppointment {
@@ -64,6 +67,7 @@ export class AppointmentWritesService {
     private readonly database: Database,
     private readonly appointments: AppointmentsRepository,
     private readonly parties: BookingPartiesRepository,
+    private readonly candidates: BookingCandidatesRepository,
     private readonly businesses: BusinessesService,
     private readonly staff: StaffRepository,
     private readonly services: ServicesRepository,
@@ -77,13 +81,12 @@ export class AppointmentWritesService {
   /**
    * Books a free slot. Form B creates the client too; its CLIENT_EXISTS, like every refusal,
    * leaves nothing behind. The exclusion constraint has the last word on a concurrent booking
-   * of the same slot: SLOT_TAKEN.
+   * of the same slot: SLOT_TAKEN. Without a staff member ("any staff", docs/design-record.md#d16)
+   * the members who can take the slot are tried in anyStaffOrder, each insert under a savepoint,
+   * so a race lost to another booking moves on to the next member instead of refusing.
    */
   async book(ref: BusinessRef, input: NewAppointment): Promise<AppointmentView> {
     const startsAt = parseStartInstant(input.startAt, '/startAt');
-    // "Any staff" (docs/design-record.md#d16) is not served yet: until it is, staffId stays required as in 1.2.0.
-    if (input.staffId === undefined) throw validationFailed([{ path: '/staffId', message: 'is required' }]);
-    const staffId = input.staffId;
     const clientForm: { existingId: string } | { created: ClientEntity } =
       'id' in input.client
         ? { existingId: input.client.id }
@@ -92,7 +95,7 @@ export class AppointmentWritesService {
       const parties = await this.parties.load(
         ref.businessId,
         {
-          staffId,
+          staffId: input.staffId ?? null,
           serviceId: input.serviceId,
           clientId: 'existingId' in clientForm ? clientForm.existingId : null,
         },
@@ -100,37 +103,87 @@ export class AppointmentWritesService {
       );
       const { business, staff, service } = parties;
       if (!business) throw notFound('The business');
-      if (!staff) throw notFound('The staff member');
+      if (input.staffId !== undefined && !staff) throw notFound('The staff member');
       if (!service) throw notFound('The service');
       const client = 'created' in clientForm ? clientForm.created : parties.client;
       if (!client) throw notFound('The client');
-      this.availability.assertFreeGiven(
-        { businessId: ref.businessId, timezone: business.timezone, staff, service, startsAt, durationMin: service.durationMin },
-        parties.slotFacts,
-      );
+      const slot = { businessId: ref.businessId, timezone: business.timezone, service, startsAt, durationMin: service.durationMin };
+      if (staff) this.availability.assertFreeGiven({ ...slot, staff }, parties.slotFacts);
+      const members = staff ? [staff] : await this.membersFreeFor(slot);
       if ('created' in clientForm) await this.clientsService.insertPrepared(ref, clientForm.created);
 
       const now = new Date();
-      const appointment = newAppointmentRow(
-        {
-          businessId: ref.businessId,
-          staffId: staff.id,
-          clientId: client.id,
-          terms: termsOf(service, business.currency),
-          status: business.autoConfirm ? 'CONFIRMED' : 'PENDING',
-          startsAt,
-          source: API_SOURCE,
-        },
-        now,
-      );
-      await this.appointments.insert(appointment);
+      const rowFor = (member: BookingStaff) =>
+        newAppointmentRow(
+          {
+            businessId: ref.businessId,
+            staffId: member.id,
+            clientId: client.id,
+            terms: termsOf(service, business.currency),
+            status: business.autoConfirm ? 'CONFIRMED' : 'PENDING',
+            startsAt,
+            source: API_SOURCE,
+          },
+          now,
+        );
+      const { appointment, member } = staff
+        ? { appointment: await this.inserted(rowFor(staff)), member: staff }
+        : await this.firstInserted(members, rowFor);
       await this.notices.record(
         ref.businessId,
         buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
       );
-      await this.emails.queue({ kind: 'APPOINTMENT_BOOKED', business, appointment, staffName: staff.name, client });
-      return appointmentViewOf(appointment, staff, client);
+      await this.emails.queue({ kind: 'APPOINTMENT_BOOKED', business, appointment, staffName: member.name, client });
+      return appointmentViewOf(appointment, member, client);
     });
+  }
+
+  /**
+   * The members who can take the slot (the rule a named booking applies, checkSlot), in the order
+   * "any staff" tries them. Nobody: SLOT_UNAVAILABLE, with the one reason they share when they do.
+   */
+  private async membersFreeFor(slot: Omit<SlotRequest, 'staff'> & { service: BookingService }): Promise<BookingStaff[]> {
+    const end = new Date(slot.startsAt.getTime() + slot.durationMin * 60_000);
+    const localDay = DateTime.fromJSDate(slot.startsAt, { zone: slot.timezone }).startOf('day');
+    const candidates = await this.candidates.load(
+      slot.businessId,
+      slot.service.id,
+      { start: slot.startsAt, end },
+      { start: localDay.toJSDate(), end: localDay.plus({ days: 1 }).startOf('day').toJSDate() },
+    );
+    const now = new Date();
+    const refusals = candidates.map((candidate) => this.availability.refusalGiven({ ...slot, staff: candidate }, candidate.slotFacts, now));
+    const free = candidates.filter((_, i) => refusals[i] === null);
+    if (free.length > 0) return anyStaffOrder(free);
+    const reasons = new Set(refusals.map((refusal) => refusal?.detail));
+    throw new DomainError(
+      'SLOT_UNAVAILABLE',
+      candidates.length === 0
+        ? 'No active staff member performs this service.'
+        : reasons.size === 1
+          ? [...reasons][0]!
+          : 'No staff member who performs this service can take this start.',
+    );
+  }
+
+  /** Inserts for the first member whose insert the exclusion constraint lets through; SLOT_TAKEN when none. */
+  private async firstInserted(
+    members: readonly BookingStaff[],
+    rowFor: (member: BookingStaff) => AppointmentEntity,
+  ): Promise<{ appointment: AppointmentEntity; member: BookingStaff }> {
+    for (const member of members) {
+      try {
+        return { appointment: await this.database.savepoint(() => this.inserted(rowFor(member))), member };
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === 'SLOT_TAKEN')) throw error;
+      }
+    }
+    throw new DomainError('SLOT_TAKEN', 'Every staff member who could take this start was booked meanwhile.');
+  }
+
+  private async inserted(appointment: AppointmentEntity): Promise<AppointmentEntity> {
+    await this.appointments.insert(appointment);
+    return appointment;
   }
 
   /**

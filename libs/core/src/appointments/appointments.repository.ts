@@ -46,11 +46,19 @@ const INSERT_APPOINTMENT = defineStatement<
   { id: string }
 >({
   name: 'insert_appointment',
+  // Two transactions inserting overlapping rows for one staff member at the same moment would
+  // each find the other's row in the exclusion index and wait for it: a deadlock, which
+  // PostgreSQL breaks after a second by failing one of them. The lock on the staff member, taken
+  // in the same statement, makes the second wait for the first to end instead, and then meet its
+  // row as a plain conflict (SLOT_TAKEN). It is held to the end of the transaction, or of the
+  // savepoint of an "any staff" attempt that fails.
   text: `
 INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
                           duration_min, price_cents, currency, source, location_id, rescheduled_from_id, code,
                           cancellation_reason, cancelled_at, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::uuid, $7::text, $8::timestamptz, $9::timestamptz, $10::int, $11::int,
+       $12::text, $13::text, $14::uuid, $15::uuid, $16::text, $17::text, $18::timestamptz, $19::timestamptz, $20::timestamptz
+  FROM (SELECT pg_advisory_xact_lock(hashtextextended('appointments.staff:' || $3::text, 0))) AS staff_member_serialised
 ON CONFLICT (business_id, code) DO NOTHING
 RETURNING id`,
 });

@@ -24,7 +24,8 @@ export interface BookingParties {
 }
 
 export interface BookingPartyIds {
-  staffId: string;
+  /** Null for "any staff": no staff member, and no slot facts. */
+  staffId: string | null;
   serviceId: string;
   clientId: string | null;
 }
@@ -52,7 +53,7 @@ interface PartiesRow extends SlotFactsColumns {
 // Scoped to the business on every join: an id of another business's row finds nothing. The slot
 // ends where the service's duration says, so its facts come with the service in the same query.
 const PARTIES = defineStatement<
-  [businessId: string, staffId: string, serviceId: string, clientId: string | null, startsAt: Date],
+  [businessId: string, staffId: string | null, serviceId: string, clientId: string | null, startsAt: Date],
   PartiesRow
 >({
   name: 'booking_parties',

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
 import { DomainError } from '../errors/domain-error.js';
-import { checkSlot, performsService } from './slot-check.js';
+import { checkSlot, performsService, type SlotRefusal } from './slot-check.js';
 import { SlotFactsRepository, type StaffSlotFacts } from './slot-facts.repository.js';
 import type { TimeInterval } from './time-interval.js';
 
@@ -36,8 +36,14 @@ export class SlotAvailabilityService {
 
   /** The same decision on facts already read (a booking reads them with its parties). */
   assertFreeGiven(request: SlotRequest, facts: StaffSlotFacts, now: Date = new Date()): void {
+    const refusal = this.refusalGiven(request, facts, now);
+    if (refusal) throw new DomainError(refusal.code, refusal.detail);
+  }
+
+  /** Why the slot cannot be booked with that staff member, or null when it can. */
+  refusalGiven(request: SlotRequest, facts: StaffSlotFacts, now: Date = new Date()): SlotRefusal | null {
     const { staff, service } = request;
-    const refusal = checkSlot({
+    return checkSlot({
       now,
       slot: slotOf(request),
       timezone: request.timezone,
@@ -47,7 +53,6 @@ export class SlotAvailabilityService {
       appointments: facts.appointments,
       blocks: facts.blocks,
     });
-    if (refusal) throw new DomainError(refusal.code, refusal.detail);
   }
 }
 
