@@ -8,8 +8,9 @@ import { ApiModule } from './api.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { jsonBodyMiddleware } from './http/json-body.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
+import { API_PREFIX } from './http/api-prefix.js';
 
-export const API_PREFIX = 'v1/api';
+export { API_PREFIX };
 
 /** Builds the API application exactly as production runs it; e2e tests call this too. */
 export async function createApiApp(config?: AppConfig): Promise<NestExpressApplication> {
@@ -19,6 +20,8 @@ export async function createApiApp(config?: AppConfig): Promise<NestExpressAppli
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).
+  app.set('trust proxy', app.get(AppConfig).TRUSTED_PROXIES);
   app.use(requestIdMiddleware);
   app.use(app.get(HttpMetrics).middleware);
   // Off unless configured: without the token the path is an unknown route (404). Mounted before

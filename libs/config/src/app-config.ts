@@ -92,6 +92,16 @@ export class AppConfig {
   @Matches(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { message: 'MAIL_FROM must be an e-mail address' })
   MAIL_FROM = 'no-reply@scheduling.example';
 
+  /**
+   * Reverse proxies in front of the API whose X-Forwarded-Proto/-Host/-For are believed (a hop
+   * count, Express's "trust proxy"). 0: none, the socket and the Host header are what counts.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUSTED_PROXIES = 0;
+
   /** Lets webhook addresses be http and resolve to private ranges: local use and tests only. */
   @Transform(toBool)
   @IsBoolean()

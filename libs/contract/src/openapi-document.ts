@@ -3,7 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
+/** The contract: validation, generated types and tests follow it (docs/design-record.md#d13). */
 export const CONTRACT_FILE = 'openapi/v1.3.0.yaml';
+
+/** The previous version, frozen as published; 1.3.0 is proven a compatible superset of it. */
+export const FROZEN_CONTRACT_FILE = 'openapi/v1.2.0.yaml';
 
 export interface OpenApiParameter {
   name: string;
@@ -30,26 +34,28 @@ export interface OpenApiDocument {
 }
 
 /** Walks up from this module (sources or compiled tree) to the repository's contract file. */
-export function findContractPath(start = dirname(fileURLToPath(import.meta.url))): string {
+export function findContractPath(start = dirname(fileURLToPath(import.meta.url)), file = CONTRACT_FILE): string {
   let dir = start;
   for (;;) {
-    const candidate = join(dir, CONTRACT_FILE);
+    const candidate = join(dir, file);
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${CONTRACT_FILE} not found above ${start}`);
+    if (parent === dir) throw new Error(`${file} not found above ${start}`);
     dir = parent;
   }
 }
 
-let cached: { yaml: string; document: OpenApiDocument } | undefined;
+const cached = new Map<string, { yaml: string; document: OpenApiDocument }>();
 
-/** The contract, read and parsed once per process. */
-export function loadContract(): { yaml: string; document: OpenApiDocument } {
-  if (!cached) {
-    const yaml = readFileSync(findContractPath(), 'utf8');
-    cached = { yaml, document: parse(yaml) as OpenApiDocument };
+/** A contract document (by default the current one), read and parsed once per process. */
+export function loadContract(file = CONTRACT_FILE): { yaml: string; document: OpenApiDocument } {
+  let contract = cached.get(file);
+  if (!contract) {
+    const yaml = readFileSync(findContractPath(undefined, file), 'utf8');
+    contract = { yaml, document: parse(yaml) as OpenApiDocument };
+    cached.set(file, contract);
   }
-  return cached;
+  return contract;
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

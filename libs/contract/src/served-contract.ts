@@ -4,7 +4,7 @@ import { parse, stringify } from 'yaml';
 import { EXTENSIONS } from '#extensions/index.js';
 import type { SchedulingExtension } from '#extensions-api/scheduling-extension.js';
 import { OPERATIONS, type OperationFacts } from './generated/operations.js';
-import { findContractPath, loadContract, type OpenApiDocument } from './openapi-document.js';
+import { FROZEN_CONTRACT_FILE, findContractPath, loadContract, type OpenApiDocument } from './openapi-document.js';
 
 /** The parts of an extension's document merged into the served one; a name may be defined once. */
 const MERGED_COMPONENTS = ['schemas', 'parameters', 'responses', 'headers', 'requestBodies'] as const;
@@ -85,3 +85,31 @@ export function loadServedContract(): { yaml: string; document: OpenApiDocument 
 
 /** The core's and the registered extensions' operations (see @Operation). */
 export const SERVED_OPERATIONS: ReadonlyMap<string, OperationFacts> = mergeOperations(EXTENSIONS);
+
+/** The frozen 1.2.0 document, as published: without the extensions, which it never described. */
+export function loadFrozenContract(): { yaml: string; document: OpenApiDocument } {
+  return loadContract(FROZEN_CONTRACT_FILE);
+}
+
+const SERVER_DESCRIPTION = 'This service, at the address this document was requested from.';
+const withServerCache = new WeakMap<OpenApiDocument, Map<string, { yaml: string; document: OpenApiDocument }>>();
+/** Distinct base addresses remembered per document: a handful in practice (one per way in). */
+const WITH_SERVER_CACHE_MAX = 32;
+
+/**
+ * A served document whose `servers` entry is the base address it was requested at
+ * (docs/design-record.md#d13), so that the reference page's "try it" and generated clients call
+ * this service. Rendered once per document and address.
+ */
+export function withServer(contract: { document: OpenApiDocument }, baseUrl: string): { yaml: string; document: OpenApiDocument } {
+  let byUrl = withServerCache.get(contract.document);
+  if (!byUrl) withServerCache.set(contract.document, (byUrl = new Map()));
+  let rendered = byUrl.get(baseUrl);
+  if (!rendered) {
+    const document = { ...contract.document, servers: [{ url: baseUrl, description: SERVER_DESCRIPTION }] };
+    rendered = { yaml: stringify(document), document };
+    if (byUrl.size >= WITH_SERVER_CACHE_MAX) byUrl.delete(byUrl.keys().next().value!);
+    byUrl.set(baseUrl, rendered);
+  }
+  return rendered;
+}

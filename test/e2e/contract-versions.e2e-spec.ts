@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { E2eApi } from '../utils/e2e-api.js';
+import { testConfig } from '../utils/test-config.js';
+
+/** The two published documents and the address they name (docs/design-record.md#d13). */
+const file = (name: string) => parse(readFileSync(join(process.cwd(), 'openapi', name), 'utf8')) as Record<string, unknown>;
+const withoutServers = ({ servers: _servers, ...rest }: Record<string, unknown>) => rest;
+
+let api: E2eApi;
+let behindProxy: E2eApi;
+beforeAll(async () => {
+  api = await E2eApi.start();
+  behindProxy = await E2eApi.start(testConfig({ TRUSTED_PROXIES: '1' }));
+});
+afterAll(async () => {
+  await api.close();
+  await behindProxy.close();
+});
+
+describe('the published documents', () => {
+  it('serves 1.3.0 at openapi.json and .yaml, and the frozen 1.2.0 as published beside it', async () => {
+    const current = await api.get('/openapi.json');
+    expect(current.body.info.version).toBe('1.3.0');
+    const frozen = await api.get('/v1/api/openapi/1.2.0.json');
+    expect(frozen.status).toBe(200);
+    expect(withoutServers(frozen.body)).toEqual(withoutServers(file('v1.2.0.yaml')));
+    const frozenYaml = await api.get('/v1/api/openapi/1.2.0.yaml');
+    expect(frozenYaml.headers['content-type']).toMatch(/^application\/yaml/);
+    expect(withoutServers(parse(frozenYaml.text))).toEqual(withoutServers(file('v1.2.0.yaml')));
+  });
+
+  it('names as server the address it was requested at', async () => {
+    for (const path of ['/openapi.json', '/v1/api/openapi/1.2.0.json']) {
+      const local = await api.get(path);
+      expect(local.body.servers).toEqual([
+        { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1\/api$/), description: expect.any(String) },
+      ]);
+      const named = await api.get(path, { headers: { Host: 'api.salon.example:8443' } });
+      expect(named.body.servers[0].url).toBe('http://api.salon.example:8443/v1/api');
+    }
+    const yaml = parse((await api.get('/openapi.yaml', { headers: { Host: 'api.salon.example' } })).text);
+    expect(yaml.servers[0].url).toBe('http://api.salon.example/v1/api');
+  });
+
+  it('believes X-Forwarded-Proto and -Host only from a trusted proxy', async () => {
+    const headers = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'partners.salon.example' };
+    const direct = await api.get('/openapi.json', { headers: { ...headers, Host: 'internal:3000' } });
+    expect(direct.body.servers[0].url).toBe('http://internal:3000/v1/api');
+    const proxied = await behindProxy.get('/openapi.json', { headers: { ...headers, Host: 'internal:3000' } });
+    expect(proxied.body.servers[0].url).toBe('https://partners.salon.example/v1/api');
+  });
+
+  it('puts nothing unchecked from the Host header into the document', async () => {
+    for (const host of ['evil.example/<script>', 'a b', 'x:99999999']) {
+      const res = await api.get('/openapi.json', { headers: { Host: host } });
+      expect({ host, status: res.status, server: res.body.servers?.[0]?.url }).toEqual({ host, status: 200, server: '/v1/api' });
+    }
+  });
+});
