@@ -103,7 +103,7 @@ const WITH_SERVER_CACHE_MAX = 32;
  */
 export function withServer(contract: { document: OpenApiDocument }, baseUrl: string): { yaml: string; document: OpenApiDocument } {
   let byUrl = withServerCache.get(contract.document);
-  if (!byUrl) withServerCache.set(contract.document, (byUrl = new Map()));
+  if (!byUrl) withServerCache.set(contract.document, (byUrl = new Map<string, { yaml: string; document: OpenApiDocument }>()));
   let rendered = byUrl.get(baseUrl);
   if (!rendered) {
     const document = { ...contract.document, servers: [{ url: baseUrl, description: SERVER_DESCRIPTION }] };
