@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { loadFrozenContract } from '#contract/served-contract.js';
+import { ContractResponseValidator } from '../utils/contract-response-validator.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { testConfig } from '../utils/test-config.js';
 
@@ -57,5 +59,22 @@ describe('the published documents', () => {
       const res = await api.get('/openapi.json', { headers: { Host: host } });
       expect({ host, status: res.status, server: res.body.servers?.[0]?.url }).toEqual({ host, status: 200, server: '/v1/api' });
     }
+  });
+});
+
+describe('answers of 1.2.0 operations, checked against 1.2.0 too', () => {
+  it('would catch a field that 1.2.0 does not describe', async () => {
+    const me = await api.get('/openapi.json');
+    expect(me.status).toBe(200);
+    const frozen = new ContractResponseValidator(loadFrozenContract().document, false);
+    const observed = {
+      method: 'GET',
+      path: '/services',
+      status: 200,
+      headers: { 'x-request-id': 'r1', 'content-type': 'application/json' },
+    };
+    expect(frozen.check({ ...observed, text: JSON.stringify({ data: [] }) })).toEqual([]);
+    expect(frozen.check({ ...observed, text: JSON.stringify({ data: [], staff: [] }) }).join('\n')).toMatch(/additional/);
+    expect(frozen.describes({ method: 'GET', path: '/staff' })).toBe(false);
   });
 });

@@ -40,7 +40,11 @@ export class ContractResponseValidator {
   /** Pairs already written to CONTRACT_COVERAGE_DIR by this validator. */
   private readonly recorded = new Set<string>();
 
-  constructor(private readonly document: OpenApiDocument = loadServedContract().document) {
+  constructor(
+    private readonly document: OpenApiDocument = loadServedContract().document,
+    /** Whether conforming pairs count for the coverage gate (they count once: for the served document). */
+    private readonly recordsCoverage = true,
+  ) {
     this.ajv = createAjv(document, { coerceTypes: false });
     for (const [path, item] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
@@ -67,7 +71,7 @@ export class ContractResponseValidator {
   private record(response: ObservedResponse): void {
     const dir = process.env.CONTRACT_COVERAGE_DIR;
     const route = this.routeOf(response);
-    if (!dir || !route) return;
+    if (!dir || !route || !this.recordsCoverage) return;
     const pair = `${route.operation.operationId} ${response.status}`;
     if (this.recorded.has(pair)) return;
     this.recorded.add(pair);
@@ -75,6 +79,11 @@ export class ContractResponseValidator {
       join(dir, `seen-${process.pid}.jsonl`),
       `${JSON.stringify({ operationId: route.operation.operationId, status: response.status })}\n`,
     );
+  }
+
+  /** Whether the document has an operation for this method and path. */
+  describes(response: Pick<ObservedResponse, 'method' | 'path'>): boolean {
+    return this.routeOf(response as ObservedResponse) !== undefined;
   }
 
   private routeOf(response: ObservedResponse): OperationRoute | undefined {

@@ -2,11 +2,29 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { AppConfig } from '#config/app-config.js';
 import { createApiApp } from '#api/configure-app.js';
+import { loadFrozenContract } from '#contract/served-contract.js';
 import { ContractResponseValidator } from './contract-response-validator.js';
 import { testConfig } from './test-config.js';
 
 export const BASE = '/v1/api';
 const validator = new ContractResponseValidator();
+/**
+ * The frozen 1.2.0 document (docs/design-record.md#d13): every answer of an operation it describes
+ * must conform to it as well, so partners' clients generated from it keep working.
+ */
+const frozen = loadFrozenContract().document;
+const frozenValidator = new ContractResponseValidator(frozen, false);
+const FROZEN_SCOPES = new Set((frozen.components.schemas as { Scope: { enum: string[] } }).Scope.enum);
+
+/**
+ * GET /me lists the scopes a key holds: a key granted a scope added after 1.2.0 shows it, the one
+ * answer D13 lets differ from 1.2.0. Such answers are checked against the current document only.
+ */
+function showsLaterScopes(path: string, status: number, text: string): boolean {
+  if (path !== '/me' || status !== 200) return false;
+  const scopes = (JSON.parse(text) as { key?: { scopes?: { scope: string }[] } }).key?.scopes ?? [];
+  return scopes.some(({ scope }) => !FROZEN_SCOPES.has(scope));
+}
 
 export interface CallOptions {
   key?: string;
@@ -61,17 +79,11 @@ export class E2eApi {
     };
     // Operations endpoints (/health, /metrics) are outside the contract; only the request id applies.
     const outsideApi = !url.startsWith(BASE);
-    const problems = outsideApi
-      ? res.headers['x-request-id']
-        ? []
-        : ['X-Request-Id header is missing']
-      : validator.check({
-          method,
-          path: url.replace(BASE, '').split('?')[0],
-          status: res.status,
-          headers: res.headers,
-          text: res.text,
-        });
+    const observed = { method, path: url.replace(BASE, '').split('?')[0], status: res.status, headers: res.headers, text: res.text };
+    const problems = outsideApi ? (res.headers['x-request-id'] ? [] : ['X-Request-Id header is missing']) : validator.check(observed);
+    if (!outsideApi && frozenValidator.describes(observed) && !showsLaterScopes(observed.path, observed.status, observed.text)) {
+      problems.push(...frozenValidator.check(observed).map((problem) => `(1.2.0) ${problem}`));
+    }
     if (problems.length > 0) {
       throw new Error(`Response to ${method} ${url} breaks the contract:\n  ${problems.join('\n  ')}`);
     }

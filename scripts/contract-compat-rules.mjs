@@ -1,0 +1,109 @@
+// The checks of `npm run contract:compat` that Optic's breaking-change rules leave out (docs/design-record.md#d13):
+// a 1.2.0 response may gain no field and no enum value (its schemas are closed, and partners'
+// generated clients are strict), and the notices of `webhooks:` (which Optic does not diff) may
+// not change at all. Request bodies and parameters are left to Optic, which allows what D13 allows
+// (relaxing a rule) and refuses what it refuses (a new required field, a removed parameter).
+
+/** Keywords that describe a schema without constraining it: changing them breaks nobody. */
+const PROSE = new Set(['description', 'summary', 'title', 'example', 'examples', '$comment', 'externalDocs', 'deprecated']);
+
+const resolveRef = (document, ref) =>
+  ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((node, key) => node?.[key], document);
+
+/** The schema with every local $ref replaced by what it names and the prose keywords dropped. */
+export function structural(document, node, seen = new Set()) {
+  if (Array.isArray(node)) return node.map((item) => structural(document, item, seen));
+  if (!node || typeof node !== 'object') return node;
+  if (typeof node.$ref === 'string') {
+    if (seen.has(node.$ref)) return { $ref: node.$ref };
+    return structural(document, resolveRef(document, node.$ref), new Set([...seen, node.$ref]));
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (PROSE.has(key)) continue;
+    out[key] = key === 'properties' ? structuralProperties(document, value, seen) : structural(document, value, seen);
+  }
+  return out;
+}
+
+function structuralProperties(document, properties, seen) {
+  return Object.fromEntries(Object.entries(properties ?? {}).map(([name, schema]) => [name, structural(document, schema, seen)]));
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function operations(document) {
+  const out = new Map();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) if (item[method]) out.set(`${method.toUpperCase()} ${path}`, item[method]);
+  }
+  return out;
+}
+
+/**
+ * Where two structural schemas differ, as JSON paths with what changed. An enum may grow only
+ * where `mayGrow(path)` says so (GET /me's scopes: a key shows the scopes it holds).
+ */
+export function differences(before, after, path = '', mayGrow = () => false) {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  if (Array.isArray(before) || Array.isArray(after) || !before || !after || typeof before !== 'object' || typeof after !== 'object') {
+    return [`${path || '/'}: ${JSON.stringify(before)} became ${JSON.stringify(after)}`];
+  }
+  const found = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const here = `${path}/${key}`;
+    if (!(key in after)) found.push(`${here}: removed`);
+    else if (!(key in before)) found.push(`${here}: added`);
+    else if (key === 'enum' && Array.isArray(before.enum) && Array.isArray(after.enum) && mayGrow(here)) {
+      const lost = before.enum.filter((value) => !after.enum.includes(value));
+      if (lost.length > 0) found.push(`${here}: lost ${JSON.stringify(lost)}`);
+    } else found.push(...differences(before[key], after[key], here, mayGrow));
+  }
+  return found;
+}
+
+/** Every way 1.3.0 answers a 1.2.0 operation or sends a 1.2.0 notice differently than 1.2.0 describes. */
+export function compatibilityProblems(frozen, current) {
+  const problems = [];
+  const now = operations(current);
+  for (const [name, before] of operations(frozen)) {
+    const after = now.get(name);
+    if (!after) {
+      problems.push(`${name}: removed`);
+      continue;
+    }
+    const mayGrow = (path) => before.operationId === 'getMe' && /\/properties\/scopes\//.test(path);
+    for (const [status, response] of Object.entries(before.responses ?? {})) {
+      const then = structural(frozen, response);
+      const nowResponse = after.responses?.[status];
+      if (!nowResponse) {
+        problems.push(`${name} ${status}: no longer documented`);
+        continue;
+      }
+      const later = structural(current, nowResponse);
+      for (const [type, media] of Object.entries(then.content ?? {})) {
+        const laterMedia = later.content?.[type];
+        if (!laterMedia) problems.push(`${name} ${status} ${type}: no longer answered`);
+        else problems.push(...differences(media.schema, laterMedia.schema, '', mayGrow).map((d) => `${name} ${status} ${type}${d}`));
+      }
+    }
+  }
+  const laterWebhooks = current.webhooks ?? {};
+  for (const [type, item] of Object.entries(frozen.webhooks ?? {})) {
+    const later = laterWebhooks[type];
+    if (!later) {
+      problems.push(`notice ${type}: removed`);
+      continue;
+    }
+    problems.push(
+      ...differences(structural(frozen, item.post?.requestBody), structural(current, later.post?.requestBody)).map(
+        (d) => `notice ${type}${d}`,
+      ),
+    );
+  }
+  return problems;
+}
