@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 // The rules are a plain ES module of scripts/ (run by npm, outside the compiled tree), so neither
 // an alias nor type declarations reach them.
-// eslint-disable-next-line no-restricted-imports
 // @ts-expect-error no type declarations
+// eslint-disable-next-line no-restricted-imports
 import { compatibilityProblems } from '../../scripts/contract-compat-rules.mjs';
 
 type Doc = Record<string, unknown>;
