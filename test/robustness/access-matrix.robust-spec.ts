@@ -103,12 +103,18 @@ describe("another business's ids: always 404 NOT_FOUND, never its data", () => {
       [`/clients/${theirs.clients[0]}`, {}],
       [`/payments/${theirs.payments[0]}`, {}],
       [`/sales/${theirs.sales[0]}`, {}],
+      [`/staff/${theirs.staff.ana}`, {}],
     ] as const) {
       const method = 'body' in init ? 'POST' : 'GET';
       expectNotFound(await api.call(method, path, { key, ...init }), `${method} ${path}`);
       tried.push(`${method.toLowerCase()} ${path.replace(/[0-9a-f-]{36}/, '{id}')}`);
     }
     expect(tried.sort()).toEqual(pathOperations.map((o) => `${o.method} ${o.path}`).sort());
+    // Their service or staff member named in a query is unknown here too.
+    const day = `from=${BOOKING_YEAR + 11}-03-02T00:00:00Z&to=${BOOKING_YEAR + 11}-03-03T00:00:00Z`;
+    for (const query of [`serviceId=${theirs.services.cut}`, `serviceId=${mine.services.cut}&staffId=${theirs.staff.ana}`]) {
+      expectNotFound(await api.get(`/availability?${query}&${day}`, { key }), `GET /availability?${query}`);
+    }
     expect(await appointmentsOf(theirs)).toEqual(before);
   });
 

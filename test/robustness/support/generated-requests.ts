@@ -62,9 +62,14 @@ export const wellFormed = (s: string): string =>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PRINTABLE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
+/** Reads whose query names ids that must exist (404 when unknown), where the lists treat an unknown id as a filter. */
+const QUERY_IDS_MUST_EXIST = new Set(['getAvailability']);
+
 /** 400s the contract's schemas cannot foresee: the business rules on a value the schema let through. */
 const SEMANTIC_PATHS: Record<string, string[]> = {
   listAppointments: ['/query/from', '/query/to'],
+  // to after from, at most 31 days after it (docs/design-record.md#d15).
+  getAvailability: ['/query/from', '/query/to'],
   createAppointment: ['/startAt', '/client/name', '/client/phone'],
   rescheduleAppointment: ['/startAt'],
   cancelAppointment: ['/reason'],
@@ -340,7 +345,8 @@ export class GeneratedRequests {
     const { cursor, ...rest } = parseQueryString(GeneratedRequests.queryString(request.query).slice(1)) as Record<string, unknown>;
     const result = this.validator.validateQuery(operationId, rest);
     if (!result.ok) return { statuses: [400], code: 'VALIDATION_FAILED', valid: false };
-    if (cursor !== undefined) return { statuses: [200, 400], semanticPaths: ['/query/cursor', ...semanticPaths], valid: true };
-    return { statuses: [200, ...(semanticPaths.length > 0 ? [400] : [])], semanticPaths, valid: true };
+    const notFound = QUERY_IDS_MUST_EXIST.has(operationId) ? [404] : [];
+    if (cursor !== undefined) return { statuses: [200, 400, ...notFound], semanticPaths: ['/query/cursor', ...semanticPaths], valid: true };
+    return { statuses: [200, ...(semanticPaths.length > 0 ? [400] : []), ...notFound], semanticPaths, valid: true };
   }
 }

@@ -23,13 +23,16 @@ export interface RepresentativeCase {
   body?: string;
 }
 
+/** The operations whose scope is services.read: the 'wrong-scope' key holds it, so they get the other one. */
+const SERVICES_READ_OPERATIONS = new Set(['listServices', 'listStaff', 'getStaffMember', 'getAvailability']);
+
 /** The keys the cases name, made by the suite that runs them. */
 export interface CaseKeys {
   'all-scopes': string;
   'free-plan': string;
   /** A key lacking the scope of every operation but the ones that need services.read. */
   'wrong-scope': string;
-  /** A key lacking services.read, for GET /services. */
+  /** A key lacking services.read, for GET /services, /staff and /availability. */
   'wrong-scope-services': string;
   /** A key that has used up its 120 requests of the minute. */
   exhausted: string;
@@ -53,6 +56,7 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
   const [rescheduleMe, cancelMe] = salon.activeAppointments;
   const inactive = salon.inactiveAppointments[0];
   const range = `from=${BOOKING_YEAR}-01-01T00:00:00Z&to=${BOOKING_YEAR + 40}-01-01T00:00:00Z`;
+  const availabilityRange = `serviceId=${salon.services.cut}&from=${slot(0)}&to=${new Date(Date.parse(slot(0)) + 86_400_000).toISOString()}`;
   const booking = {
     staffId: salon.staff.ana,
     serviceId: salon.services.cut,
@@ -90,6 +94,9 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     ['getPayment', 'GET', `/payments/${salon.payments[0]}`, undefined],
     ['listSales', 'GET', '/sales', undefined],
     ['getSale', 'GET', `/sales/${salon.sales[0]}`, undefined],
+    ['listStaff', 'GET', '/staff', undefined],
+    ['getStaffMember', 'GET', `/staff/${salon.staff.ana}`, undefined],
+    ['getAvailability', 'GET', `/availability?${availabilityRange}`, undefined],
   ];
   for (const [operationId, method, path, body] of everyOperation) {
     const headers = method === 'POST' ? write() : {};
@@ -435,6 +442,48 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
   add({ operationId: 'getSale', status: 200, label: 'a sale', method: 'GET', path: `/sales/${salon.sales[0]}` });
   add({ operationId: 'getSale', status: 404, code: 'NOT_FOUND', label: 'an unknown id', method: 'GET', path: `/sales/${unknownId}` });
 
+  add({ operationId: 'listStaff', status: 200, label: 'a page', method: 'GET', path: '/staff?limit=1' });
+  add({
+    operationId: 'listStaff',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'active that is not a boolean',
+    method: 'GET',
+    path: '/staff?active=maybe',
+  });
+  add({ operationId: 'getStaffMember', status: 200, label: 'a member', method: 'GET', path: `/staff/${salon.staff.rui}` });
+  add({
+    operationId: 'getStaffMember',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown id',
+    method: 'GET',
+    path: `/staff/${unknownId}`,
+  });
+  add({
+    operationId: 'getAvailability',
+    status: 200,
+    label: 'a day of free times',
+    method: 'GET',
+    path: `/availability?${availabilityRange}`,
+  });
+  add({
+    operationId: 'getAvailability',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'a range of more than 31 days',
+    method: 'GET',
+    path: `/availability?serviceId=${salon.services.cut}&from=2031-01-01T00:00:00Z&to=2031-03-01T00:00:00Z`,
+  });
+  add({
+    operationId: 'getAvailability',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown service',
+    method: 'GET',
+    path: `/availability?serviceId=${unknownId}&from=2031-01-01T00:00:00Z&to=2031-01-02T00:00:00Z`,
+  });
+
   return cases.map((c): RepresentativeCase => ({
     key: 'all-scopes',
     headers: {},
@@ -449,7 +498,7 @@ export function keyOf(c: RepresentativeCase, keys: CaseKeys): string | undefined
     case 'none':
       return undefined;
     case 'wrong-scope':
-      return c.operationId === 'listServices' ? keys['wrong-scope-services'] : keys['wrong-scope'];
+      return SERVICES_READ_OPERATIONS.has(c.operationId) ? keys['wrong-scope-services'] : keys['wrong-scope'];
     case 'all-scopes':
     case 'free-plan':
     case 'exhausted':

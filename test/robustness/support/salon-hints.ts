@@ -12,6 +12,12 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 export const futureSlot = (): fc.Arbitrary<string> =>
   fc.oneof({ weight: 12, arbitrary: workingSlot() }, { weight: 1, arbitrary: lastDaySlot() });
 
+/** Midnight UTC of a day of January of a booking year, with a random offset spelling. */
+const januaryDay = (first: number, last: number): fc.Arbitrary<string> =>
+  fc
+    .tuple(fc.integer({ min: first, max: last }), fc.constantFrom('Z', '+00:00', '-03:00'))
+    .map(([day, offset]) => `${BOOKING_YEAR + 5}-01-${pad(day)}T00:00:00${offset}`);
+
 /** Working time on the last day of the calendar, in offsets that carry it into the year 10000 (UTC). */
 const lastDaySlot = (): fc.Arbitrary<string> =>
   fc
@@ -133,5 +139,16 @@ export function salonHints(salon: RobustSalon, cursors: CursorPool): Record<stri
     getPayment: { ids: fc.constantFrom(...salon.payments) },
     listSales: { query: { updatedSince: recent(), ...cursorOf('listSales') } },
     getSale: { ids: fc.constantFrom(...salon.sales) },
+    listStaff: { query: { serviceId: services, ...cursorOf('listStaff') } },
+    getStaffMember: { ids: staff },
+    getAvailability: {
+      query: {
+        serviceId: services,
+        staffId: staff,
+        // Days of one January, so most ranges are valid (to after from, within 31 days) and some reversed.
+        from: januaryDay(1, 10),
+        to: januaryDay(4, 31),
+      },
+    },
   };
 }
