@@ -116,6 +116,8 @@ Development mode (not for production). Demo business "demo-salon", demo key:
 Try:
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/me
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/services
+  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/staff
+  curl -H "Authorization: Bearer ${key}" "http://localhost:${port}/v1/api/availability?serviceId=<a service id>&from=<date-time>&to=<date-time>"
   open http://localhost:${port}/docs
 ${
   inProcess
