@@ -88,7 +88,10 @@ describe('GET /availability', () => {
     const range = { from: `${DAY}T00:00:00Z`, to: `${DAY}T23:00:00Z` };
     const inactive = await availability({ serviceId: salon.services.old, ...range });
     expect({ status: inactive.status, data: inactive.body.data }).toEqual({ status: 200, data: [] });
-    for (const query of [{ serviceId: randomUUID() }, { serviceId: salon.services.cut, staffId: randomUUID() }] as Record<string, string>[]) {
+    for (const query of [{ serviceId: randomUUID() }, { serviceId: salon.services.cut, staffId: randomUUID() }] as Record<
+      string,
+      string
+    >[]) {
       const res = await availability({ ...query, ...range });
       expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 404, code: 'NOT_FOUND' });
     }
