@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { AppointmentWritesService } from '#core/appointments/appointment-writes.service.js';
 import { AvailabilityModule } from '#core/availability/availability.module.js';
-import { workingIntervals } from '#core/availability/free-starts.js';
+import { localDates, workingIntervals } from '#core/availability/free-starts.js';
 import { FreeTimesService } from '#core/availability/free-times.service.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import type { FixtureBusiness } from '#core/fixtures/fixture-file.js';
@@ -179,7 +179,7 @@ describe('GET /availability and booking agree', () => {
             );
             // Every grid start of the member in the range: each working interval's start plus whole steps.
             const grid = new Set<number>();
-            for (const w of workingIntervals(hours, g.business.zone, from, to)) {
+            for (const w of workingIntervals(hours, localDates(g.business.zone, from, to))) {
               for (let t = w.start.getTime(); t < w.end.getTime(); t += g.business.step * MINUTE) if (t >= from && t < to) grid.add(t);
             }
             // Nothing off the member's grid is offered to it.

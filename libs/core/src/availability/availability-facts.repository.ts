@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { defineStatement } from '#database/statement.js';
+import { performsServiceSql } from '../staff/performs-service.sql.js';
+import { slotFactsSelectList } from './slot-facts.repository.js';
 import type { TimeInterval } from './time-interval.js';
 import type { WeeklyHours } from './working-hours.js';
 
@@ -51,10 +53,9 @@ interface AvailabilityFactsRow {
  * ends before that. Members are pre-selected here by active and service list, and the rules are
  * applied again in code (performsService), which stays the authority.
  *
- * The appointments' condition is the predicate and expression of the exclusion index
- * appointments_no_overlap (gist on staff_id and tstzrange, WHERE status IN the active ones),
- * written out literally so that the planner searches that index by member and interval and
- * reads only the appointments that overlap the range.
+ * Each member's facts are the select-list a booking reads for its one slot (slotFactsSelectList),
+ * over the range: its appointments' condition is the exclusion index's, so the planner searches
+ * that index by member and interval and reads only the appointments that overlap the range.
  */
 const AVAILABILITY_FACTS = defineStatement<
   [businessId: string, serviceId: string, staffId: string | null, from: Date, to: Date],
@@ -64,26 +65,19 @@ const AVAILABILITY_FACTS = defineStatement<
   text: `SELECT b.timezone, b.step_min, v.active AS service_active, v.duration_min,
        ($3::uuid IS NULL OR EXISTS (SELECT 1 FROM staff f WHERE f.business_id = b.id AND f.id = $3::uuid)) AS staff_found,
        COALESCE((
-         SELECT json_agg(json_build_object(
-                  'id', m.id,
-                  'active', m.active,
-                  'service_ids', COALESCE((SELECT json_agg(ls.service_id) FROM staff_services ls WHERE ls.staff_id = m.id), '[]'),
-                  'working_hours', COALESCE((SELECT json_agg(json_build_object('weekday', wh.weekday, 'startTime', wh.start_time, 'endTime', wh.end_time))
-                                               FROM staff_working_hours wh WHERE wh.business_id = b.id AND wh.staff_id = m.id), '[]'),
-                  'appointments', COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM ap.starts_at) * 1000, extract(epoch FROM ap.ends_at) * 1000))
-                                              FROM appointments ap
-                                             WHERE ap.staff_id = m.id AND ap.status IN ('PENDING', 'CONFIRMED')
-                                               AND tstzrange(ap.starts_at, ap.ends_at, '[)') && tstzrange($4::timestamptz, $5::timestamptz + v.duration_min * interval '1 minute', '[)')
-                                               AND ap.business_id = b.id), '[]'),
-                  'blocks', COALESCE((SELECT json_agg(json_build_array(extract(epoch FROM tb.starts_at) * 1000, extract(epoch FROM tb.ends_at) * 1000))
-                                        FROM staff_time_blocks tb
-                                       WHERE tb.business_id = b.id AND tb.staff_id = m.id
-                                         AND tb.starts_at < $5::timestamptz + v.duration_min * interval '1 minute' AND tb.ends_at > $4::timestamptz), '[]')
-                ) ORDER BY m.id)
+         SELECT json_agg(json_build_object('id', m.id, 'active', m.active, 'service_ids', facts.service_ids,
+                                           'working_hours', facts.working_hours, 'appointments', facts.appointments,
+                                           'blocks', facts.blocks) ORDER BY m.id)
            FROM staff m
+           CROSS JOIN LATERAL (SELECT ${slotFactsSelectList({
+             businessId: 'b.id',
+             staffId: 'm.id',
+             start: '$4::timestamptz',
+             end: "$5::timestamptz + v.duration_min * interval '1 minute'",
+             replacingId: 'NULL::uuid',
+           })}) facts
           WHERE m.business_id = b.id AND m.active AND ($3::uuid IS NULL OR m.id = $3::uuid)
-            AND (NOT EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = m.id)
-                 OR EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = m.id AND ls.service_id = v.id))), '[]') AS members
+            AND ${performsServiceSql('m.id', 'v.id')}), '[]') AS members
   FROM businesses b
   LEFT JOIN services v ON v.business_id = b.id AND v.id = $2
  WHERE b.id = $1`,

@@ -1,4 +1,4 @@
-import { gridStarts, startWindows, withoutBusy, workingIntervals, type StartWindow } from './free-starts.js';
+import { gridStarts, localDates, startWindows, withoutBusy, workingIntervals, type StartWindow } from './free-starts.js';
 import type { WeeklyHours } from './working-hours.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -16,7 +16,7 @@ function starts(
   stepMin: number,
   busy = [] as ReturnType<typeof interval>[],
 ) {
-  const windows = startWindows(workingIntervals(hours, zone, at(from), at(to)), durationMin * min, at(from), at(to) - 1);
+  const windows = startWindows(workingIntervals(hours, localDates(zone, at(from), at(to))), durationMin * min, at(from), at(to) - 1);
   return iso(gridStarts(withoutBusy(windows, busy, durationMin * min), stepMin * min));
 }
 

@@ -27,16 +27,24 @@ export interface StartWindow {
 const DAY_MS = 86_400_000;
 
 /**
- * The member's working intervals that can hold a start in [from, to). A weekly interval never
- * crosses midnight, so the local dates from the day before `from` to the day of `to` cover them.
+ * The local dates whose working intervals can hold a start in [from, to): a weekly interval never
+ * crosses midnight, so from the day before `from` to the day of `to`. Resolved once per request
+ * and shared by every member: a zoned date costs Intl offset lookups, the bulk of a range's CPU.
  */
-export function workingIntervals(hours: readonly WeeklyHours[], timezone: string, from: number, to: number): TimeInterval[] {
-  if (hours.length === 0) return [];
+export function localDates(timezone: string, from: number, to: number): DateTime[] {
   const first = DateTime.fromMillis(from - DAY_MS, { zone: timezone }).startOf('day');
   if (!first.isValid) throw new Error(`Unknown time zone: ${timezone}`);
   const last = DateTime.fromMillis(to, { zone: timezone }).startOf('day');
+  const dates: DateTime[] = [];
+  for (let date = first; date <= last; date = date.plus({ days: 1 })) dates.push(date);
+  return dates;
+}
+
+/** The member's working intervals on those dates. */
+export function workingIntervals(hours: readonly WeeklyHours[], dates: readonly DateTime[]): TimeInterval[] {
   const intervals: TimeInterval[] = [];
-  for (let date = first; date <= last; date = date.plus({ days: 1 })) {
+  if (hours.length === 0) return intervals;
+  for (const date of dates) {
     for (const h of hours) if (h.weekday === date.weekday) intervals.push(workingIntervalOn(date, h));
   }
   return intervals;
@@ -94,7 +102,8 @@ export function withoutBusy(windows: readonly StartWindow[], busy: readonly Time
  */
 export function fitsWorkingHours(slot: TimeInterval, hours: readonly WeeklyHours[], timezone: string): boolean {
   const start = slot.start.getTime();
-  return startAllowed(startWindows(workingIntervals(hours, timezone, start, start), slot.end.getTime() - start, start, start), start);
+  const intervals = workingIntervals(hours, localDates(timezone, start, start));
+  return startAllowed(startWindows(intervals, slot.end.getTime() - start, start, start), start);
 }
 
 /** Whether a start lies in one of the windows. */

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { notFound, validationFailed } from '../errors/domain-error.js';
 import { parseStartInstant } from '../appointments/start-instant.js';
 import { AvailabilityFactsRepository, type MemberFacts } from './availability-facts.repository.js';
-import { gridStarts, startWindows, withoutBusy, workingIntervals } from './free-starts.js';
+import type { DateTime } from 'luxon';
+import { gridStarts, localDates, startWindows, withoutBusy, workingIntervals } from './free-starts.js';
 import { LAST_WRITABLE, performsService } from './slot-check.js';
 
 export interface FreeTimesQuery {
@@ -63,9 +64,10 @@ export class FreeTimesService {
     const first = Math.max(from.getTime(), now.getTime());
     const last = Math.min(to.getTime() - 1, LAST_WRITABLE - durationMs);
     const byStart = new Map<number, string[]>();
+    const dates = first <= last ? localDates(facts.timezone, first, last) : [];
     for (const member of facts.members) {
       if (!member.active || !performsService(member.serviceIds, query.serviceId)) continue;
-      for (const start of memberStarts(member, facts.timezone, durationMs, facts.stepMin * MINUTE_MS, first, last)) {
+      for (const start of memberStarts(member, dates, durationMs, facts.stepMin * MINUTE_MS, first, last)) {
         const ids = byStart.get(start);
         if (ids) ids.push(member.id);
         else byStart.set(start, [member.id]);
@@ -78,9 +80,16 @@ export class FreeTimesService {
   }
 }
 
-function memberStarts(member: MemberFacts, timezone: string, durationMs: number, stepMs: number, first: number, last: number): number[] {
+function memberStarts(
+  member: MemberFacts,
+  dates: readonly DateTime[],
+  durationMs: number,
+  stepMs: number,
+  first: number,
+  last: number,
+): number[] {
   if (first > last) return [];
-  const windows = startWindows(workingIntervals(member.workingHours, timezone, first, last), durationMs, first, last);
+  const windows = startWindows(workingIntervals(member.workingHours, dates), durationMs, first, last);
   const free = withoutBusy(withoutBusy(windows, member.appointments, durationMs), member.blocks, durationMs);
   return gridStarts(free, stepMs);
 }

@@ -1,4 +1,4 @@
-import { startAllowed, startWindows, withoutBusy, workingIntervals } from './free-starts.js';
+import { localDates, startAllowed, startWindows, withoutBusy, workingIntervals } from './free-starts.js';
 import type { TimeInterval } from './time-interval.js';
 import type { WeeklyHours } from './working-hours.js';
 
@@ -46,7 +46,8 @@ export function checkSlot(facts: SlotFacts): SlotRefusal | null {
   // The time rules are free-starts.ts's, the same GET /availability applies to a range.
   const start = facts.slot.start.getTime();
   const durationMs = facts.slot.end.getTime() - start;
-  const windows = startWindows(workingIntervals(facts.workingHours, facts.timezone, start, start), durationMs, start, start);
+  const intervals = workingIntervals(facts.workingHours, localDates(facts.timezone, start, start));
+  const windows = startWindows(intervals, durationMs, start, start);
   if (!startAllowed(windows, start)) {
     return unavailable("The interval is not inside one of the staff member's working hours.");
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { defineStatement } from '#database/statement.js';
+import { performsServiceSql } from './performs-service.sql.js';
 import type { StaffMemberView } from './staff-member-view.js';
 
 interface StaffMemberRow {
@@ -10,13 +11,10 @@ interface StaffMemberRow {
   service_ids: string[];
 }
 
-// The active services a member performs: its list, or every one when it has none (the rule of
-// docs/design-record.md#d6, as performsService in availability/slot-check.ts states it for one service).
+// The active services a member performs: its list, or every one when it has none.
 const PERFORMED_SERVICE_IDS = `COALESCE((
     SELECT json_agg(v.id ORDER BY v.id) FROM services v
-     WHERE v.business_id = s.business_id AND v.active
-       AND (NOT EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = s.id)
-            OR EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = s.id AND ls.service_id = v.id))), '[]') AS service_ids`;
+     WHERE v.business_id = s.business_id AND v.active AND ${performsServiceSql('s.id', 'v.id')}), '[]') AS service_ids`;
 
 /**
  * One page of staff in (name, id) order. The cursor names the last member of the previous page;
@@ -37,9 +35,7 @@ const STAFF_PAGE = defineStatement<
    AND ($3::boolean IS NULL OR s.active = $3::boolean)
    AND ($4::uuid IS NULL OR EXISTS (
          SELECT 1 FROM services v
-          WHERE v.id = $4::uuid AND v.business_id = $1 AND v.active
-            AND (NOT EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = s.id)
-                 OR EXISTS (SELECT 1 FROM staff_services ls WHERE ls.staff_id = s.id AND ls.service_id = v.id))))
+          WHERE v.id = $4::uuid AND v.business_id = $1 AND v.active AND ${performsServiceSql('s.id', 'v.id')}))
  ORDER BY s.name, s.id
  LIMIT $5`,
 });
