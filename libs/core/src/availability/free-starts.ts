@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { TimeInterval } from './time-interval.js';
-import { workingIntervalOn, type WeeklyHours } from './working-hours.js';
+import { resolvedIntervalOn, type WeeklyHours } from './working-hours.js';
 
 /**
  * The one implementation of "when can this member start this service" (docs/design-record.md#d6,
@@ -31,7 +31,25 @@ const DAY_MS = 86_400_000;
  * crosses midnight, so from the day before `from` to the day of `to`. Resolved once per request
  * and shared by every member: a zoned date costs Intl offset lookups, the bulk of a range's CPU.
  */
-export function localDates(timezone: string, from: number, to: number): DateTime[] {
+export function localDates(timezone: string, from: number, to: number): readonly DateTime[] {
+  const key = `${timezone}|${from}|${to}`;
+  let dates = rememberedDates.get(key);
+  if (!dates) {
+    dates = resolveLocalDates(timezone, from, to);
+    if (rememberedDates.size >= REMEMBERED_DATES_MAX) rememberedDates.clear();
+    rememberedDates.set(key, dates);
+  }
+  return dates;
+}
+
+/**
+ * Ranges already resolved: partners ask for the same week again and again (a booking page's
+ * view), and a range's dates never change while the process runs. Bounded: emptied when full.
+ */
+const rememberedDates = new Map<string, readonly DateTime[]>();
+const REMEMBERED_DATES_MAX = 1_000;
+
+function resolveLocalDates(timezone: string, from: number, to: number): readonly DateTime[] {
   const first = DateTime.fromMillis(from - DAY_MS, { zone: timezone }).startOf('day');
   if (!first.isValid) throw new Error(`Unknown time zone: ${timezone}`);
   const last = DateTime.fromMillis(to, { zone: timezone }).startOf('day');
@@ -41,17 +59,17 @@ export function localDates(timezone: string, from: number, to: number): DateTime
 }
 
 /** The member's working intervals on those dates. */
-export function workingIntervals(hours: readonly WeeklyHours[], dates: readonly DateTime[]): TimeInterval[] {
-  const intervals: TimeInterval[] = [];
+export function workingIntervals(hours: readonly WeeklyHours[], dates: readonly DateTime[]): Readonly<TimeInterval>[] {
+  const intervals: Readonly<TimeInterval>[] = [];
   if (hours.length === 0) return intervals;
   for (const date of dates) {
-    for (const h of hours) if (h.weekday === date.weekday) intervals.push(workingIntervalOn(date, h));
+    for (const h of hours) if (h.weekday === date.weekday) intervals.push(resolvedIntervalOn(date, h));
   }
   return intervals;
 }
 
 /** Step 2: the starts each working interval allows for a duration, clipped to [from, to]. */
-export function startWindows(intervals: readonly TimeInterval[], durationMs: number, from: number, to: number): StartWindow[] {
+export function startWindows(intervals: readonly Readonly<TimeInterval>[], durationMs: number, from: number, to: number): StartWindow[] {
   const windows: StartWindow[] = [];
   for (const interval of intervals) {
     const origin = interval.start.getTime();
@@ -113,10 +131,16 @@ export function startAllowed(windows: readonly StartWindow[], start: number): bo
 
 /** The grid starts of the windows: origin + k × step, ascending, without duplicates. */
 export function gridStarts(windows: readonly StartWindow[], stepMs: number): number[] {
-  const starts = new Set<number>();
+  const starts: number[] = [];
+  let ordered = true;
   for (const w of windows) {
     const k = Math.ceil((w.lo - w.origin) / stepMs);
-    for (let t = w.origin + k * stepMs; t <= w.hi; t += stepMs) starts.add(t);
+    for (let t = w.origin + k * stepMs; t <= w.hi; t += stepMs) {
+      if (starts.length > 0 && t <= starts[starts.length - 1]) ordered = false;
+      starts.push(t);
+    }
   }
-  return [...starts].sort((a, b) => a - b);
+  // Windows of overlapping weekly intervals can offer a start twice, or out of order.
+  if (ordered) return starts;
+  return [...new Set(starts)].sort((a, b) => a - b);
 }

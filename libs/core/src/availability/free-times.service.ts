@@ -64,7 +64,8 @@ export class FreeTimesService {
     const first = Math.max(from.getTime(), now.getTime());
     const last = Math.min(to.getTime() - 1, LAST_WRITABLE - durationMs);
     const byStart = new Map<number, string[]>();
-    const dates = first <= last ? localDates(facts.timezone, first, last) : [];
+    // The query's own bounds, not `first`: now moves, and the range's dates are remembered.
+    const dates = first <= last ? localDates(facts.timezone, from.getTime(), last) : [];
     for (const member of facts.members) {
       if (!member.active || !performsService(member.serviceIds, query.serviceId)) continue;
       for (const start of memberStarts(member, dates, durationMs, facts.stepMin * MINUTE_MS, first, last)) {
@@ -75,7 +76,8 @@ export class FreeTimesService {
     }
     const starts = [...byStart.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([start, staffIds]) => ({ startAt: new Date(start), endAt: new Date(start + durationMs), staffIds: staffIds.sort() }));
+      // The members come ordered by id, so each start's staffIds are too.
+      .map(([start, staffIds]) => ({ startAt: new Date(start), endAt: new Date(start + durationMs), staffIds }));
     return { ...answer, starts };
   }
 }
@@ -90,6 +92,6 @@ function memberStarts(
 ): number[] {
   if (first > last) return [];
   const windows = startWindows(workingIntervals(member.workingHours, dates), durationMs, first, last);
-  const free = withoutBusy(withoutBusy(windows, member.appointments, durationMs), member.blocks, durationMs);
+  const free = withoutBusy(windows, [...member.appointments, ...member.blocks], durationMs);
   return gridStarts(free, stepMs);
 }

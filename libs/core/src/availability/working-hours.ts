@@ -34,6 +34,12 @@ function instantsOf(date: DateTime, wallTime: string): DateTime[] {
  * working "01:00–02:00" on the night the clocks go back works both of its 01:30s.
  */
 export function workingIntervalOn(date: DateTime, hours: WeeklyHours): TimeInterval {
+  const interval = resolvedIntervalOn(date, hours);
+  return { start: new Date(interval.start), end: new Date(interval.end) };
+}
+
+/** The remembered interval itself, for readers that never change it (free-starts.ts): no copies. */
+export function resolvedIntervalOn(date: DateTime, hours: WeeklyHours): Readonly<TimeInterval> {
   const key = `${date.zoneName}|${date.year}-${date.month}-${date.day}|${hours.startTime}|${hours.endTime}`;
   let interval = resolvedIntervals.get(key);
   if (!interval) {
@@ -43,7 +49,7 @@ export function workingIntervalOn(date: DateTime, hours: WeeklyHours): TimeInter
     if (resolvedIntervals.size >= RESOLVED_INTERVALS_MAX) resolvedIntervals.clear();
     resolvedIntervals.set(key, interval);
   }
-  return { start: new Date(interval.start), end: new Date(interval.end) };
+  return interval;
 }
 
 /**
