@@ -3,7 +3,7 @@ import { Database } from '#database/database.js';
 import { defineStatement } from '#database/statement.js';
 import { performsServiceSql } from '../staff/performs-service.sql.js';
 import { slotFactsSelectList } from './slot-facts.repository.js';
-import type { TimeInterval } from './time-interval.js';
+import type { Span } from './time-interval.js';
 import type { WeeklyHours } from './working-hours.js';
 
 /** One staff member's facts over a range: what decides which starts it can take. */
@@ -13,10 +13,8 @@ export interface MemberFacts {
   /** Its service list; empty means every service. */
   serviceIds: string[];
   workingHours: WeeklyHours[];
-  /** PENDING/CONFIRMED appointments overlapping the range. */
-  appointments: TimeInterval[];
-  /** Time blocks overlapping the range. */
-  blocks: TimeInterval[];
+  /** Its PENDING/CONFIRMED appointments and time blocks overlapping the range, as the database sent them. */
+  busy: Span[];
 }
 
 export interface AvailabilityFacts {
@@ -86,8 +84,6 @@ const AVAILABILITY_FACTS = defineStatement<
 /** Exported for the plan test. */
 export { AVAILABILITY_FACTS };
 
-const interval = ([start, end]: [number, number]): TimeInterval => ({ start: new Date(start), end: new Date(end) });
-
 @Injectable()
 export class AvailabilityFactsRepository {
   constructor(private readonly database: Database) {}
@@ -105,8 +101,7 @@ export class AvailabilityFactsRepository {
         active: m.active,
         serviceIds: m.service_ids,
         workingHours: m.working_hours,
-        appointments: m.appointments.map(interval),
-        blocks: m.blocks.map(interval),
+        busy: [...m.appointments, ...m.blocks],
       })),
     };
   }

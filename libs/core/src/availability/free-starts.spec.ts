@@ -1,9 +1,10 @@
 import { gridStarts, localDates, startWindows, withoutBusy, workingIntervals, type StartWindow } from './free-starts.js';
+import type { Span } from './time-interval.js';
 import type { WeeklyHours } from './working-hours.js';
 
 const at = (iso: string) => Date.parse(iso);
 const min = 60_000;
-const interval = (from: string, to: string) => ({ start: new Date(from), end: new Date(to) });
+const interval = (from: string, to: string): Span => [Date.parse(from), Date.parse(to)];
 const iso = (starts: number[]) => starts.map((t) => new Date(t).toISOString());
 
 /** The starts of one day's windows for a duration and step, as ISO strings. */
@@ -51,7 +52,7 @@ describe('free starts', () => {
 
   it('merges overlapping busy intervals but keeps the start between two that only touch', () => {
     const windows: StartWindow[] = [{ lo: 0, hi: 100, origin: 0 }];
-    const busy = (s: number, e: number) => ({ start: new Date(s), end: new Date(e) });
+    const busy = (s: number, e: number): Span => [s, e];
     // Duration 10: busy [20, 30) forbids (10, 30); busy [40, 50) forbids (30, 50): 30 stays.
     expect(withoutBusy(windows, [busy(40, 50), busy(20, 30)], 10)).toEqual([
       { lo: 0, hi: 10, origin: 0 },

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { TimeInterval } from './time-interval.js';
+import type { Span, TimeInterval } from './time-interval.js';
 import { resolvedIntervalOn, type WeeklyHours } from './working-hours.js';
 
 /**
@@ -86,10 +86,10 @@ export function startWindows(intervals: readonly Readonly<TimeInterval>[], durat
  * then cut by the merged list from the first piece that can reach it (windows may overlap one
  * another when weekly intervals do, so each window scans from its own first candidate).
  */
-export function withoutBusy(windows: readonly StartWindow[], busy: readonly TimeInterval[], durationMs: number): StartWindow[] {
+export function withoutBusy(windows: readonly StartWindow[], busy: readonly Span[], durationMs: number): StartWindow[] {
   if (busy.length === 0 || windows.length === 0) return [...windows];
   // A busy [s, e) forbids the open interval of starts (s − d, e).
-  const forbidden = busy.map((b) => ({ lo: b.start.getTime() - durationMs, hi: b.end.getTime() })).sort((a, b) => a.lo - b.lo);
+  const forbidden = busy.map(([start, end]) => ({ lo: start - durationMs, hi: end })).sort((a, b) => a.lo - b.lo);
   const merged: { lo: number; hi: number }[] = [];
   for (const f of forbidden) {
     const last = merged.at(-1);

@@ -92,6 +92,6 @@ function memberStarts(
 ): number[] {
   if (first > last) return [];
   const windows = startWindows(workingIntervals(member.workingHours, dates), durationMs, first, last);
-  const free = withoutBusy(windows, [...member.appointments, ...member.blocks], durationMs);
+  const free = withoutBusy(windows, member.busy, durationMs);
   return gridStarts(free, stepMs);
 }

@@ -1,5 +1,5 @@
 import { localDates, startAllowed, startWindows, withoutBusy, workingIntervals } from './free-starts.js';
-import type { TimeInterval } from './time-interval.js';
+import { spanOf, type TimeInterval } from './time-interval.js';
 import type { WeeklyHours } from './working-hours.js';
 
 /** Everything that decides whether a slot is free (docs/design-record.md#d6), gathered before deciding. */
@@ -51,10 +51,10 @@ export function checkSlot(facts: SlotFacts): SlotRefusal | null {
   if (!startAllowed(windows, start)) {
     return unavailable("The interval is not inside one of the staff member's working hours.");
   }
-  if (!startAllowed(withoutBusy(windows, facts.appointments, durationMs), start)) {
+  if (!startAllowed(withoutBusy(windows, facts.appointments.map(spanOf), durationMs), start)) {
     return { code: 'SLOT_TAKEN', detail: 'The staff member already has an active appointment that overlaps this interval.' };
   }
-  if (!startAllowed(withoutBusy(windows, facts.blocks, durationMs), start)) {
+  if (!startAllowed(withoutBusy(windows, facts.blocks.map(spanOf), durationMs), start)) {
     return { code: 'SLOT_TAKEN', detail: 'The staff member is not available in this interval (time block).' };
   }
   return null;

@@ -4,6 +4,11 @@ export interface TimeInterval {
   end: Date;
 }
 
+/** An interval [start, end) as epoch milliseconds: what the database sends and the sweep reads, no Dates. */
+export type Span = readonly [start: number, end: number];
+
+export const spanOf = (interval: TimeInterval): Span => [interval.start.getTime(), interval.end.getTime()];
+
 export function overlaps(a: TimeInterval, b: TimeInterval): boolean {
   return a.start.getTime() < b.end.getTime() && b.start.getTime() < a.end.getTime();
 }
