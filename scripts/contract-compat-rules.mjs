@@ -46,7 +46,8 @@ function operations(document) {
 
 /**
  * Where two structural schemas differ, as JSON paths with what changed. An enum may grow only
- * where `mayGrow(path)` says so (GET /me's scopes: a key shows the scopes it holds).
+ * where `mayGrow(path)` says so (the scope list of an operation marked x-scope-list-grows, GET /me:
+ * a key shows the scopes it holds).
  */
 export function differences(before, after, path = '', mayGrow = () => false) {
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
@@ -76,7 +77,7 @@ export function compatibilityProblems(frozen, current) {
       problems.push(`${name}: removed`);
       continue;
     }
-    const mayGrow = (path) => before.operationId === 'getMe' && /\/properties\/scopes\//.test(path);
+    const mayGrow = (path) => after['x-scope-list-grows'] === true && /\/properties\/scopes\//.test(path);
     for (const [status, response] of Object.entries(before.responses ?? {})) {
       const then = structural(frozen, response);
       const nowResponse = after.responses?.[status];

@@ -54,12 +54,16 @@ function successStatusOf(where, operation) {
   return Number(statuses[0]);
 }
 
+/** The test notice (docs/design-record.md#d17): a webhook of its own, never a type an endpoint subscribes to. */
+const TEST_NOTICE_TYPE = 'webhook.test';
+
 /**
  * The notice types of a document: the core's lists them in its Notice schema (and one webhook
- * each, in the same order); an extension's document, which has no Notice schema, by its webhooks.
+ * each, in the same order, then the test notice's); an extension's document, which has no Notice
+ * schema, by its webhooks.
  */
 function noticeTypesOf(document) {
-  const webhooks = Object.keys(document.webhooks ?? {});
+  const webhooks = Object.keys(document.webhooks ?? {}).filter((type) => type !== TEST_NOTICE_TYPE);
   if (!document.components?.schemas?.Notice) return webhooks;
   const noticeTypeSchema = resolve(document, document.components.schemas.Notice)?.properties?.type;
   const noticeTypes = resolve(document, noticeTypeSchema)?.enum;

@@ -9,7 +9,7 @@ import { compatibilityProblems } from '../../scripts/contract-compat-rules.mjs';
 type Doc = Record<string, unknown>;
 const check = compatibilityProblems as (frozen: Doc, current: Doc) => string[];
 
-/** A small document: GET /me with a scope enum, GET /things with a closed Thing, one notice. */
+/** A small document: GET /me (x-scope-list-grows) with a scope enum, GET /things with a closed Thing, one notice. */
 function doc(change: (d: ReturnType<typeof base>) => void = () => undefined): Doc {
   const d = base();
   change(d);
@@ -23,6 +23,7 @@ function base() {
       '/me': {
         get: {
           operationId: 'getMe',
+          'x-scope-list-grows': true,
           responses: {
             '200': {
               description: 'The key.',

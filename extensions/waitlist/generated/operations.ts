@@ -4,7 +4,7 @@
 export const CONTRACT_VERSION = '1.0.0';
 
 /** Every scope a key can hold (the Scope schema). */
-export const SCOPES = ['appointments.read', 'appointments.write', 'clients.read', 'clients.write', 'services.read', 'payments.read', 'sales.read'] as const;
+export const SCOPES = ['appointments.read', 'appointments.write', 'clients.read', 'clients.write', 'services.read', 'payments.read', 'sales.read', 'webhooks.manage', 'events.read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Every change notice type (the Notice schema's type, one webhook each). */

@@ -367,6 +367,204 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The business's webhook endpoints (at most 16), oldest first, whether made here or by the business
+         *     itself. Never their secrets. Since 1.3.0.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Subscribe an endpoint to notices
+         * @description Registers an address to receive the notices of the listed event types (a REST hook: what the
+         *     "instant triggers" of automation platforms subscribe with). The answer carries the signing
+         *     `secret`, shown this once.
+         *
+         *     The address must be https and its host must resolve only to public addresses (400
+         *     `WEBHOOK_URL_REFUSED`, with `detail` saying why); it is checked again before every delivery.
+         *     A business has at most 16 endpoints (409 `WEBHOOK_ENDPOINT_LIMIT`). Since 1.3.0.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint of this business, without its secret. Since 1.3.0.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Unsubscribe an endpoint
+         * @description Deletes the endpoint: no notice is sent to it any more, and its delivery log goes with it.
+         *     Since 1.3.0.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the address, the event types, the description, or whether it is active; the fields
+         *     not sent stay as they are. A new address is checked as on create (400 `WEBHOOK_URL_REFUSED`).
+         *     `{ "active": false }` stops deliveries (pending ones fail); `{ "active": true }` re-enables an
+         *     endpoint, also one that a 410 Gone or five days of failures disabled (`disabledReason` is
+         *     cleared). Since 1.3.0.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Gives the endpoint a new secret, returned this once. For 24 hours the old secret stays valid:
+         *     every notice carries a signature with each (two `v1,` entries in `webhook-signature`), so the
+         *     receiver can switch at its own pace. Rotating again within those 24 hours drops the oldest secret.
+         *     Takes no body. Since 1.3.0.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test notice to an endpoint
+         * @description Signs and sends one `webhook.test` notice (`data.id` is the endpoint's id) to this endpoint
+         *     only, at once and outside the retry schedule, and answers with the outcome after at most 15 s.
+         *     The answer is 200 whether the receiver accepted it or not: `delivered` says which. A disabled
+         *     endpoint is tested too. The test is not retried and not kept in the delivery log. Takes no body.
+         *     Since 1.3.0.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery attempts
+         * @description The attempts to deliver notices to this endpoint in the last 30 days, newest first (by
+         *     `attemptedAt`, then `id`), keyset paged. Never bodies or headers. Since 1.3.0.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notices (the event log)
+         * @description The business's notices of the last 30 days, newest first (by `createdAt`, then `id`), keyset
+         *     paged; a partner that missed notices catches up here. Each item is the notice body exactly as
+         *     delivered, plus how its deliveries stand. Since 1.3.0.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notice
+         * @description One notice of the last 30 days, as in the list. Since 1.3.0.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a notice again
+         * @description Sends the notice again with the same `webhook-id` (receivers deduplicate on it), to `endpointId`
+         *     or, without one, to every active endpoint subscribed to its type, on a fresh retry schedule.
+         *     Answers 202 at once: the deliveries are queued. A delivery already under way is left to run.
+         *     An `endpointId` that is not one of this business's endpoints is 404; one that is not active is 400
+         *     `VALIDATION_FAILED` (re-enable it first). Since 1.3.0.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "appointment.created": {
@@ -509,6 +707,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test notice
+         * @description Sent by POST /webhook-endpoints/{id}/test to that endpoint only, at once and never retried. `data.id` is the endpoint's id. Never sent otherwise, and never one of an endpoint's `events`. Since 1.3.0.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -528,9 +746,12 @@ export interface components {
          *     - `services.read`: see services, duration and price, the staff who perform them and when they are free.
          *     - `payments.read`: see payments, amounts and the linked appointment, without payment-instrument data.
          *     - `sales.read`: see sales and their items, without costs or internal notes.
+         *     - `webhooks.manage`: subscribe, change, test and delete webhook endpoints, see their delivery
+         *       attempts, and send notices again. Since 1.3.0.
+         *     - `events.read`: see the notices of the last 30 days (the event log). Since 1.3.0.
          * @enum {string}
          */
-        Scope: "appointments.read" | "appointments.write" | "clients.read" | "clients.write" | "services.read" | "payments.read" | "sales.read";
+        Scope: "appointments.read" | "appointments.write" | "clients.read" | "clients.write" | "services.read" | "payments.read" | "sales.read" | "webhooks.manage" | "events.read";
         /**
          * @example {
          *       "scope": "appointments.read",
@@ -1264,6 +1485,212 @@ export interface components {
             business: string;
             data: components["schemas"]["NoticeData"];
         };
+        /** @description The notice types the endpoint receives; at least one, each once. */
+        WebhookEventTypes: components["schemas"]["NoticeType"][];
+        /**
+         * @description The https address notices are POSTed to. Its host must resolve only to public addresses; credentials and fragments are refused.
+         * @example https://hooks.example.com/scheduling
+         */
+        WebhookUrl: string;
+        /** @description A note for people (which integration this is); null when none. */
+        WebhookDescription: string | null;
+        /**
+         * @description An address that receives the notices of its event types. The same object whether made through this API or by the business itself. Never carries its secret.
+         * @example {
+         *       "id": "01944c2e-7a10-7b20-8c30-9d40e5f60718",
+         *       "url": "https://hooks.example.com/scheduling",
+         *       "events": [
+         *         "appointment.created",
+         *         "appointment.cancelled"
+         *       ],
+         *       "description": "Zapier",
+         *       "active": true,
+         *       "disabledReason": null,
+         *       "createdAt": "2030-01-07T09:00:00.000Z",
+         *       "updatedAt": "2030-01-07T09:00:00.000Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEventTypes"];
+            description: components["schemas"]["WebhookDescription"];
+            /** @description Whether notices are sent to it. False after `PATCH { "active": false }`, a 410 Gone answer, or five days of failed deliveries; `PATCH { "active": true }` enables it again. */
+            active: boolean;
+            /** @description Why the service disabled it (a 410 Gone, five days of failures); null otherwise. */
+            disabledReason: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The endpoint with its signing secret, answered only by create and rotate-secret: keep the secret, it cannot be read again. */
+        CreatedWebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEventTypes"];
+            description: components["schemas"]["WebhookDescription"];
+            active: boolean;
+            disabledReason: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description `whsec_` and the base64 of 32 random bytes: the Standard Webhooks signing secret (the `standardwebhooks` and `svix` libraries take it as it is). */
+            secret: string;
+        };
+        /** @description Every endpoint of the business (at most 16), oldest first. Not paged. */
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/scheduling",
+         *       "events": [
+         *         "appointment.created",
+         *         "appointment.cancelled"
+         *       ],
+         *       "description": "Zapier"
+         *     }
+         */
+        CreateWebhookEndpointRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEventTypes"];
+            description?: components["schemas"]["WebhookDescription"];
+        };
+        /**
+         * @description The fields to change; at least one.
+         * @example {
+         *       "active": true
+         *     }
+         */
+        UpdateWebhookEndpointRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookEventTypes"];
+            description?: components["schemas"]["WebhookDescription"];
+            active?: boolean;
+        };
+        /**
+         * @description How the test notice fared.
+         * @example {
+         *       "delivered": true,
+         *       "statusCode": 200,
+         *       "durationMs": 184,
+         *       "error": null
+         *     }
+         */
+        WebhookTestResult: {
+            /** @description The receiver answered 2xx. */
+            delivered: boolean;
+            /** @description The receiver's HTTP status; null when no answer came. */
+            statusCode: number | null;
+            durationMs: number;
+            /** @description Why it was not delivered (the status and the start of the answer, a time-out, a refused address); null when delivered. */
+            error: string | null;
+        };
+        /**
+         * @description `DELIVERED`: the receiver answered 2xx. `FAILED`: anything else (another status, no answer, not sent).
+         * @enum {string}
+         */
+        WebhookDeliveryOutcome: "DELIVERED" | "FAILED";
+        /** @description One attempt to deliver a notice to the endpoint. Never the body or the headers. */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The notice's id (`webhook-id`); see GET /events/{id}.
+             */
+            eventId: string;
+            eventType: components["schemas"]["NoticeType"];
+            /** @description Which attempt of this notice to this endpoint it was (1 for the first; a redelivery starts again at 1). */
+            attempt: number;
+            attemptedAt: components["schemas"]["Timestamp"];
+            outcome: components["schemas"]["WebhookDeliveryOutcome"];
+            /** @description The receiver's HTTP status; null when no answer came. */
+            statusCode: number | null;
+            durationMs: number;
+            /** @description Why the attempt failed; null when delivered. */
+            error: string | null;
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Send as `cursor` for the next page; null marks the end. */
+            nextCursor: string | null;
+        };
+        /** @description The notice's deliveries (one per endpoint it went to) by where they stand. */
+        EventDeliveryCounts: {
+            pending: number;
+            delivered: number;
+            failed: number;
+        };
+        /** @description A notice of the event log: the body exactly as it was (or will be) delivered, field for field and in the same order, plus `deliveries`. */
+        Event: {
+            /**
+             * Format: uuid
+             * @description The notice id, the `webhook-id` of every delivery of it.
+             */
+            id: string;
+            type: components["schemas"]["NoticeType"];
+            createdAt: components["schemas"]["Timestamp"];
+            business: string;
+            data: components["schemas"]["NoticeData"];
+            deliveries: components["schemas"]["EventDeliveryCounts"];
+        };
+        EventList: {
+            data: components["schemas"]["Event"][];
+            /** @description Send as `cursor` (with the same filters) for the next page; null marks the end. */
+            nextCursor: string | null;
+        };
+        /** @description Empty (or no body at all) to send to every active endpoint subscribed to the notice's type. */
+        RedeliverEventRequest: {
+            /**
+             * Format: uuid
+             * @description Send to this endpoint only (subscribed to the type or not).
+             */
+            endpointId?: string;
+        };
+        Redelivery: {
+            /** Format: uuid */
+            eventId: string;
+            /** @description The endpoints the notice was queued for (empty when none is active and subscribed). */
+            endpointIds: string[];
+        };
+        /**
+         * @description The codes of `ProblemCode`, and those added with webhook endpoints in 1.3.0:
+         *
+         *     | status | code | when |
+         *     |---|---|---|
+         *     | 400 | WEBHOOK_URL_REFUSED | the address breaks the address rules (`detail` says which) |
+         *     | 409 | WEBHOOK_ENDPOINT_LIMIT | a 17th endpoint |
+         */
+        WebhookProblemCode: components["schemas"]["ProblemCode"] | ("WEBHOOK_URL_REFUSED" | "WEBHOOK_ENDPOINT_LIMIT");
+        /** @description A `Problem` whose code may also be one of the webhook endpoint codes (`WebhookProblemCode`). */
+        WebhookProblem: {
+            /** Format: uri-reference */
+            type: string;
+            title: string;
+            status: number;
+            code: components["schemas"]["WebhookProblemCode"];
+            detail: string;
+            requestId: string;
+            errors?: components["schemas"]["ProblemFieldError"][];
+        };
+        /** @description The body of a test notice (POST /webhook-endpoints/{id}/test): signed and sent like every notice, to the endpoint being tested only. `data.id` is that endpoint's id. */
+        TestNotice: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            createdAt: components["schemas"]["Timestamp"];
+            business: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The id of the endpoint being tested.
+                 */
+                id: string;
+                occurredAt: components["schemas"]["Timestamp"];
+            };
+        };
     };
     responses: {
         /**
@@ -1290,6 +1717,64 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The input is invalid. Codes: those of `BadRequest`, and
+         *     - `WEBHOOK_URL_REFUSED`: the address is not https, carries credentials or a fragment, names
+         *       this machine, or resolves to a loopback, private, link-local or other non-public address;
+         *       `detail` says which.
+         */
+        WebhookBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.scheduling.example/problems/webhook-url-refused",
+                 *       "title": "The webhook address is refused",
+                 *       "status": 400,
+                 *       "code": "WEBHOOK_URL_REFUSED",
+                 *       "detail": "The address is refused: hooks.example resolves to a non-public address, 10.0.0.7 (private).",
+                 *       "requestId": "0b9f2d1e-6c3a-4f57-8e21-7d4c9a0b3e65"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["WebhookProblem"];
+            };
+        };
+        /**
+         * @description Codes: `WEBHOOK_ENDPOINT_LIMIT` (the business has 16 endpoints already; stored for idempotent
+         *     replay), `IDEMPOTENCY_KEY_REUSED` or `IDEMPOTENCY_IN_PROGRESS` (with `Retry-After`).
+         */
+        WebhookConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.scheduling.example/problems/webhook-endpoint-limit",
+                 *       "title": "The business has as many webhook endpoints as it may",
+                 *       "status": 409,
+                 *       "code": "WEBHOOK_ENDPOINT_LIMIT",
+                 *       "detail": "A business has at most 16 webhook endpoints; delete one first.",
+                 *       "requestId": "0b9f2d1e-6c3a-4f57-8e21-7d4c9a0b3e65"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["WebhookProblem"];
             };
         };
         /** @description API_KEY_INVALID: the key is missing, malformed, unknown or revoked, or `Authorization` and `X-API-Key` carry different keys. The body is the same in every case. No rate-limit headers. */
@@ -1575,6 +2060,13 @@ export interface components {
          * @example 2030-01-01T00:00:00Z
          */
         UpdatedSince: string;
+        /** @description Only notices of this type. */
+        EventTypeFilter: components["schemas"]["NoticeType"];
+        /**
+         * @description Only notices created at or after this instant (inclusive). RFC 3339 date-time with an offset; any offset is accepted. Notices older than 30 days are gone whatever this says.
+         * @example 2030-01-01T00:00:00Z
+         */
+        CreatedSince: string;
         /**
          * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
          *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -2620,6 +3112,513 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
+                 *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
+                 *     writes it): one pair of double quotes is stripped before the check. Missing, not matching, or
+                 *     sent twice: 400 IDEMPOTENCY_KEY_INVALID.
+                 *
+                 *     Keys belong to the API key and are kept 24 hours from first use. The same key with the same
+                 *     body (compared as canonical JSON, so key order and whitespace do not matter) replays the first
+                 *     status and body byte for byte with `Idempotent-Replayed: true`, and does nothing again. The same
+                 *     key with a different body, path or operation: 409 IDEMPOTENCY_KEY_REUSED. While the first
+                 *     request with a key is still running, a duplicate waits up to 10 s for it and then gets the
+                 *     replay; past that wait, 409 IDEMPOTENCY_IN_PROGRESS with `Retry-After: 1`. Stored answers:
+                 *     2xx, 404 and 409. Not stored (retry with the same key): 400, 401, 402, 403, 413, 415, 429, 5xx.
+                 * @example 5f0c8e4e-3a41-4b7e-9b8a-2f1d6c0e7a93
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint was created (or this is the replay of that answer). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["WebhookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
+                 *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
+                 *     writes it): one pair of double quotes is stripped before the check. Missing, not matching, or
+                 *     sent twice: 400 IDEMPOTENCY_KEY_INVALID.
+                 *
+                 *     Keys belong to the API key and are kept 24 hours from first use. The same key with the same
+                 *     body (compared as canonical JSON, so key order and whitespace do not matter) replays the first
+                 *     status and body byte for byte with `Idempotent-Replayed: true`, and does nothing again. The same
+                 *     key with a different body, path or operation: 409 IDEMPOTENCY_KEY_REUSED. While the first
+                 *     request with a key is still running, a duplicate waits up to 10 s for it and then gets the
+                 *     replay; past that wait, 409 IDEMPOTENCY_IN_PROGRESS with `Retry-After: 1`. Stored answers:
+                 *     2xx, 404 and 409. Not stored (retry with the same key): 400, 401, 402, 403, 413, 415, 429, 5xx.
+                 * @example 5f0c8e4e-3a41-4b7e-9b8a-2f1d6c0e7a93
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret (or the replay of that answer). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS (with Retry-After). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
+                 *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
+                 *     writes it): one pair of double quotes is stripped before the check. Missing, not matching, or
+                 *     sent twice: 400 IDEMPOTENCY_KEY_INVALID.
+                 *
+                 *     Keys belong to the API key and are kept 24 hours from first use. The same key with the same
+                 *     body (compared as canonical JSON, so key order and whitespace do not matter) replays the first
+                 *     status and body byte for byte with `Idempotent-Replayed: true`, and does nothing again. The same
+                 *     key with a different body, path or operation: 409 IDEMPOTENCY_KEY_REUSED. While the first
+                 *     request with a key is still running, a duplicate waits up to 10 s for it and then gets the
+                 *     replay; past that wait, 409 IDEMPOTENCY_IN_PROGRESS with `Retry-After: 1`. Stored answers:
+                 *     2xx, 404 and 409. Not stored (retry with the same key): 400, 401, 402, 403, 413, 415, 429, 5xx.
+                 * @example 5f0c8e4e-3a41-4b7e-9b8a-2f1d6c0e7a93
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome of the test (or the replay of that answer). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS (with Retry-After). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only notices of this type. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Only notices created at or after this instant (inclusive). RFC 3339 date-time with an offset; any offset is accepted. Notices older than 30 days are gone whatever this says.
+                 * @example 2030-01-01T00:00:00Z
+                 */
+                createdSince?: components["parameters"]["CreatedSince"];
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
+                 *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
+                 *     writes it): one pair of double quotes is stripped before the check. Missing, not matching, or
+                 *     sent twice: 400 IDEMPOTENCY_KEY_INVALID.
+                 *
+                 *     Keys belong to the API key and are kept 24 hours from first use. The same key with the same
+                 *     body (compared as canonical JSON, so key order and whitespace do not matter) replays the first
+                 *     status and body byte for byte with `Idempotent-Replayed: true`, and does nothing again. The same
+                 *     key with a different body, path or operation: 409 IDEMPOTENCY_KEY_REUSED. While the first
+                 *     request with a key is still running, a duplicate waits up to 10 s for it and then gets the
+                 *     replay; past that wait, 409 IDEMPOTENCY_IN_PROGRESS with `Retry-After: 1`. Stored answers:
+                 *     2xx, 404 and 409. Not stored (retry with the same key): 400, 401, 402, 403, 413, 415, 429, 5xx.
+                 * @example 5f0c8e4e-3a41-4b7e-9b8a-2f1d6c0e7a93
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RedeliverEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The deliveries were queued (or this is the replay of that answer). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS (with Retry-After). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     onAppointmentCreated: {
         parameters: {
             query?: never;
@@ -2901,6 +3900,64 @@ export interface operations {
             cookie?: never;
         };
         requestBody: components["requestBodies"]["SaleCreatedNotice"];
+        responses: {
+            410: components["responses"]["NoticeEndpointGone"];
+            "2XX": components["responses"]["NoticeReceived"];
+            default: components["responses"]["NoticeFailed"];
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The notice id (the same as the body's `id`). It stays the same across retries and replays: deduplicate on it.
+                 * @example 01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Time of this delivery attempt, in Unix seconds. Reject notices whose timestamp is more than 5 minutes from your clock (replay protection), as the Standard Webhooks libraries do.
+                 * @example 1893920400
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks signature: `v1,<base64 of HMAC-SHA256(secret, webhook-id + "." +
+                 *     webhook-timestamp + "." + raw body)>`, where the HMAC key is the base64-decoded part of the
+                 *     endpoint secret after `whsec_` (the secret is `whsec_` + base64 of 32 random bytes, shown once
+                 *     when the endpoint is created). During a secret rotation the old secret stays valid for
+                 *     24 hours and both signatures are sent, separated by a space; accept the notice if any one
+                 *     matches. Verify over the raw bytes of the body, with a constant-time comparison, before
+                 *     trusting the notice; off-the-shelf libraries (`standardwebhooks`, `svix`) do all of this.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The signature header named by the specification (HMAC SHA-256 with the endpoint's secret). It carries exactly the same value as `webhook-signature`, so either may be verified.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "x-service-signature": components["parameters"]["ServiceSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The test notice. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01944c41-5e00-7a11-b422-c54d6e7f8092",
+                 *       "type": "webhook.test",
+                 *       "createdAt": "2030-01-07T09:40:00.120Z",
+                 *       "business": "salon-lisboa",
+                 *       "data": {
+                 *         "id": "01944c2e-7a10-7b20-8c30-9d40e5f60718",
+                 *         "occurredAt": "2030-01-07T09:40:00.120Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestNotice"];
+            };
+        };
         responses: {
             410: components["responses"]["NoticeEndpointGone"];
             "2XX": components["responses"]["NoticeReceived"];

@@ -1,5 +1,5 @@
 /**
- * The problem codes the contract publishes (its ProblemCode schema, docs/design-record.md#d3); the compiler
+ * The problem codes the contract publishes (its ProblemCode and WebhookProblemCode schemas, docs/design-record.md#d3); the compiler
  * holds the two lists equal (contract-enums.contract-check.ts).
  */
 export const PUBLISHED_ERROR_CODES = [
@@ -20,6 +20,9 @@ export const PUBLISHED_ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'API_RATE_LIMIT',
   'INTERNAL',
+  // 1.3.0 (docs/design-record.md#d20): answered only by the webhook endpoint operations (WebhookProblemCode).
+  'WEBHOOK_URL_REFUSED',
+  'WEBHOOK_ENDPOINT_LIMIT',
 ] as const;
 export type PublishedErrorCode = (typeof PUBLISHED_ERROR_CODES)[number];
 

@@ -18,6 +18,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'services.read': 'See services, duration and price, the staff who perform them and when they are free.',
   'payments.read': 'See payments, amounts and the linked appointment, without payment-instrument data.',
   'sales.read': 'See sales and their items, without costs or internal notes.',
+  'webhooks.manage': 'Subscribe, change, test and delete webhook endpoints, see their delivery attempts, and send notices again.',
+  'events.read': 'See the change notices of the last 30 days (the event log).',
 };
 
 export function isScope(value: string): value is Scope {
