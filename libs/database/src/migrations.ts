@@ -4,6 +4,7 @@ import { OutboundEmails1795299768037 } from './migrations/1795299768037-outbound
 import { NoticeDeliveryIndexes1795300071726 } from './migrations/1795300071726-notice-delivery-indexes.js';
 import { OutboundEmailCalendarEvent1795309809351 } from './migrations/1795309809351-outbound-email-calendar-event.js';
 import { Discovery1795400000000 } from './migrations/1795400000000-discovery.js';
+import { WebhookEndpoints1795493665431 } from './migrations/1795493665431-webhook-endpoints.js';
 
 // Every migration, in order: the core's, then each registered extension's (docs/extending.md).
 // Listed by class (not by glob) so the same list works from the TypeScript sources under Jest and
@@ -14,5 +15,6 @@ export const MIGRATIONS: (new () => object)[] = [
   NoticeDeliveryIndexes1795300071726,
   OutboundEmailCalendarEvent1795309809351,
   Discovery1795400000000,
+  WebhookEndpoints1795493665431,
   ...EXTENSIONS.flatMap((extension) => extension.migrations),
 ];

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { DeliveryAttemptEntity } from '#database/entities/delivery-attempt.entity.js';
 import type { DeliveryStatus, NoticeDeliveryEntity } from '#database/entities/notice-delivery.entity.js';
+import { newId } from '#database/new-id.js';
 import { defineStatement } from '#database/statement.js';
+import { toTimestampLiteral } from '../pagination/epoch-micros.js';
+import type { KeysetPosition } from '../pagination/keyset-position.js';
+import type { PositionedRow } from '../pagination/page.js';
 
 /** Which delivery: a notice on its way to one endpoint (also the job's data). */
 export interface DeliveryRef {
@@ -69,7 +73,8 @@ export type NewAttempt = Omit<DeliveryAttemptEntity, 'delivery'>;
 /** A successful attempt to record: which delivery, the attempt, and when it was delivered. */
 export interface DeliveredRecord {
   delivery: DeliveryRef & { id: string };
-  attempt: NewAttempt;
+  /** Its endpoint and number are the delivery's, read by the statement that records it. */
+  attempt: Omit<NewAttempt, 'endpointId' | 'attempt'>;
   deliveredAt: Date;
 }
 
@@ -85,6 +90,20 @@ export interface DeliveryUpdate {
 }
 
 type RefRow = { business_id: string; notice_id: string; endpoint_id: string };
+
+/** One attempt of an endpoint's log (GET /webhook-endpoints/{id}/deliveries). */
+export interface EndpointAttempt {
+  id: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+type EndpointAttemptRow = EndpointAttempt & { position: string };
 type SendingRow = Omit<DeliveryToSend, 'endpoint'> & DeliveryToSend['endpoint'];
 
 // One array per column, so the statement is the same whatever the batch size.
@@ -139,8 +158,8 @@ const RECORD_DELIVERED = defineStatement<
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::timestamptz[])
       AS t(attempt_id, delivery_id, business_id, endpoint_id, attempted_at, status_code, duration_ms, error, delivered_at)
 ), attempt AS (
-  INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error)
-  SELECT i.attempt_id, i.delivery_id, i.attempted_at, i.status_code, i.duration_ms, i.error
+  INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
+  SELECT i.attempt_id, i.delivery_id, d.endpoint_id, d.attempts + 1, i.attempted_at, i.status_code, i.duration_ms, i.error
     FROM input i JOIN notice_deliveries d ON d.business_id = i.business_id AND d.id = i.delivery_id
   ON CONFLICT (id) DO NOTHING
   RETURNING id, delivery_id
@@ -159,11 +178,54 @@ UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
 });
 
 const INSERT_ATTEMPT = defineStatement<
-  [id: string, deliveryId: string, attemptedAt: Date, statusCode: number | null, durationMs: number, error: string | null]
+  [
+    id: string,
+    deliveryId: string,
+    endpointId: string,
+    attempt: number,
+    attemptedAt: Date,
+    statusCode: number | null,
+    durationMs: number,
+    error: string | null,
+  ]
 >({
   name: 'insert_delivery_attempt',
-  text: `INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error)
-VALUES ($1, $2, $3, $4, $5, $6)`,
+  text: `INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+});
+
+/** An endpoint's attempts since a time, newest first, before a keyset position (null: from the newest). */
+const ENDPOINT_ATTEMPTS_PAGE = defineStatement<
+  [endpointId: string, since: Date, beforeTime: string | null, beforeId: string | null, limit: number],
+  EndpointAttemptRow
+>({
+  name: 'endpoint_delivery_attempts_page',
+  text: `SELECT a.id, d.notice_id AS "eventId", n.type AS "eventType", a.attempt, a.attempted_at AS "attemptedAt",
+       a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error,
+       (extract(epoch FROM a.attempted_at) * 1000000)::bigint::text AS position
+  FROM delivery_attempts a
+  JOIN notice_deliveries d ON d.id = a.delivery_id
+  JOIN notices n ON n.id = d.notice_id
+ WHERE a.endpoint_id = $1 AND a.attempted_at >= $2
+   AND ($3::timestamptz IS NULL OR (a.attempted_at, a.id) < ($3::timestamptz, $4::uuid))
+ ORDER BY a.attempted_at DESC, a.id DESC
+ LIMIT $5`,
+});
+
+/**
+ * Queues a notice again for these endpoints with the same notice id: a delivery that finished
+ * (DELIVERED or FAILED) starts a fresh schedule, one that never existed (an endpoint subscribed
+ * later, or named explicitly) is created, and one still PENDING is left to run.
+ */
+const REDELIVER = defineStatement<[ids: string[], businessId: string, noticeId: string, endpointIds: string[]], RefRow>({
+  name: 'redeliver_notice',
+  text: `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
+SELECT t.id, $2, $3, t.endpoint_id, 'PENDING', 0, now(), now(), now()
+  FROM unnest($1::uuid[], $4::uuid[]) AS t(id, endpoint_id)
+ON CONFLICT (notice_id, endpoint_id) DO UPDATE
+   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), delivered_at = NULL, updated_at = now()
+ WHERE notice_deliveries.status <> 'PENDING'
+RETURNING business_id, notice_id, endpoint_id`,
 });
 
 const SETTLE = defineStatement<
@@ -312,6 +374,8 @@ export class NoticeDeliveriesRepository {
     await this.database.execute(INSERT_ATTEMPT, [
       attempt.id,
       attempt.deliveryId,
+      attempt.endpointId,
+      attempt.attempt,
       attempt.attemptedAt,
       attempt.statusCode,
       attempt.durationMs,
@@ -344,6 +408,30 @@ export class NoticeDeliveriesRepository {
       ...delivery,
       lastAttempt: attemptedAt === null ? null : { attemptedAt, statusCode, durationMs: durationMs ?? 0, error },
     }));
+  }
+
+  /** An endpoint's attempts since `since`, newest first, strictly before `before` in (attempted_at, id) order. */
+  async endpointAttempts(
+    endpointId: string,
+    since: Date,
+    before: KeysetPosition | null,
+    take: number,
+  ): Promise<PositionedRow<EndpointAttempt>[]> {
+    const rows = await this.database.rows(ENDPOINT_ATTEMPTS_PAGE, [
+      endpointId,
+      since,
+      before === null ? null : toTimestampLiteral(before.micros),
+      before?.id ?? null,
+      take,
+    ]);
+    return rows.map(({ position, ...attempt }) => ({ record: attempt, position: { micros: BigInt(position), id: attempt.id } }));
+  }
+
+  /** Queues the notice again for these endpoints (see REDELIVER); returns the deliveries queued. */
+  async redeliver(businessId: string, noticeId: string, endpointIds: readonly string[]): Promise<DeliveryRef[]> {
+    if (endpointIds.length === 0) return [];
+    const rows = await this.database.rows(REDELIVER, [endpointIds.map(() => newId()), businessId, noticeId, [...endpointIds]]);
+    return rows.map((row) => ({ businessId: row.business_id, noticeId: row.notice_id, endpointId: row.endpoint_id }));
   }
 
   /**

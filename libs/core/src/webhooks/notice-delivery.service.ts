@@ -147,6 +147,8 @@ export class NoticeDeliveryService {
     return {
       id: newId(),
       deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      attempt: delivery.attempts + 1,
       attemptedAt,
       statusCode: result.statusCode,
       durationMs: result.durationMs,

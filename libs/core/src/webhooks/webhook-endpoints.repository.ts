@@ -5,7 +5,7 @@ import { defineStatement } from '#database/statement.js';
 
 type EnabledEndpoint = Pick<WebhookEndpointEntity, 'id' | 'businessId' | 'events'>;
 
-const ENDPOINT_COLUMNS = `id, business_id AS "businessId", url, events, secret, previous_secret AS "previousSecret",
+const ENDPOINT_COLUMNS = `id, business_id AS "businessId", url, events, description, secret, previous_secret AS "previousSecret",
        previous_secret_expires_at AS "previousSecretExpiresAt", enabled, disabled_reason AS "disabledReason",
        failing_since AS "failingSince", created_by_member_id AS "createdByMemberId", created_at AS "createdAt",
        updated_at AS "updatedAt"`;
@@ -16,6 +16,7 @@ const INSERT_ENDPOINT = defineStatement<
     businessId: string,
     url: string,
     events: string[],
+    description: string | null,
     secret: string,
     previousSecret: string | null,
     previousSecretExpiresAt: Date | null,
@@ -28,9 +29,9 @@ const INSERT_ENDPOINT = defineStatement<
   ]
 >({
   name: 'insert_webhook_endpoint',
-  text: `INSERT INTO webhook_endpoints (id, business_id, url, events, secret, previous_secret, previous_secret_expires_at, enabled,
-                               disabled_reason, failing_since, created_by_member_id, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+  text: `INSERT INTO webhook_endpoints (id, business_id, url, events, description, secret, previous_secret, previous_secret_expires_at,
+                               enabled, disabled_reason, failing_since, created_by_member_id, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 });
 
 const ENDPOINT_BY_ID = defineStatement<[businessId: string, id: string], WebhookEndpointEntity>({
@@ -76,6 +77,43 @@ const DISABLE = defineStatement<[businessId: string, id: string, reason: string]
  WHERE business_id = $1 AND id = $2`,
 });
 
+// Two registrations of one business at the same moment must not both see 15 and make 17: the
+// count and the insert that follows run after this lock, in the same transaction.
+const LOCK_BUSINESS_ENDPOINTS = defineStatement<[businessId: string]>({
+  name: 'lock_business_webhook_endpoints',
+  text: `SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1::text, 0))`,
+});
+
+const COUNT_OF_BUSINESS = defineStatement<[businessId: string], { count: number }>({
+  name: 'count_webhook_endpoints',
+  text: `SELECT count(*)::int AS count FROM webhook_endpoints WHERE business_id = $1`,
+});
+
+const UPDATE_ENDPOINT = defineStatement<
+  [businessId: string, id: string, url: string, events: string[], description: string | null, enabled: boolean],
+  WebhookEndpointEntity
+>({
+  name: 'update_webhook_endpoint',
+  // Enabling clears what disabled it; disabling by hand leaves no reason (the business chose it).
+  text: `UPDATE webhook_endpoints
+   SET url = $3, events = $4, description = $5, enabled = $6,
+       disabled_reason = CASE WHEN $6 THEN NULL ELSE disabled_reason END,
+       failing_since = CASE WHEN $6 AND NOT enabled THEN NULL ELSE failing_since END,
+       updated_at = now()
+ WHERE business_id = $1 AND id = $2
+RETURNING ${ENDPOINT_COLUMNS}`,
+});
+
+const DELETE_ENDPOINT = defineStatement<[businessId: string, id: string]>({
+  name: 'delete_webhook_endpoint',
+  text: `DELETE FROM webhook_endpoints WHERE business_id = $1 AND id = $2`,
+});
+
+const ACTIVE_SUBSCRIBED = defineStatement<[businessId: string, type: string], { id: string }>({
+  name: 'active_webhook_endpoints_of_type',
+  text: `SELECT id FROM webhook_endpoints WHERE business_id = $1 AND enabled AND $2 = ANY(events) ORDER BY created_at, id`,
+});
+
 @Injectable()
 export class WebhookEndpointsRepository {
   constructor(private readonly database: Database) {}
@@ -86,6 +124,7 @@ export class WebhookEndpointsRepository {
       endpoint.businessId,
       endpoint.url,
       endpoint.events,
+      endpoint.description,
       endpoint.secret,
       endpoint.previousSecret,
       endpoint.previousSecretExpiresAt,
@@ -104,6 +143,34 @@ export class WebhookEndpointsRepository {
 
   listByBusiness(businessId: string): Promise<WebhookEndpointEntity[]> {
     return this.database.rows(ENDPOINTS_OF_BUSINESS, [businessId]);
+  }
+
+  /**
+   * How many endpoints the business has, counted after taking the business's registration lock:
+   * call inside a transaction, and insert in the same one.
+   */
+  async countLocked(businessId: string): Promise<number> {
+    await this.database.execute(LOCK_BUSINESS_ENDPOINTS, [businessId]);
+    return (await this.database.one(COUNT_OF_BUSINESS, [businessId])).count;
+  }
+
+  /** Writes the endpoint's changeable fields; null when it is not one of this business's. */
+  update(
+    businessId: string,
+    endpointId: string,
+    fields: Pick<WebhookEndpointEntity, 'url' | 'events' | 'description' | 'enabled'>,
+  ): Promise<WebhookEndpointEntity | null> {
+    return this.database.maybeOne(UPDATE_ENDPOINT, [businessId, endpointId, fields.url, fields.events, fields.description, fields.enabled]);
+  }
+
+  /** Deletes the endpoint with its deliveries and their attempts (cascade). Returns whether it existed. */
+  async delete(businessId: string, endpointId: string): Promise<boolean> {
+    return (await this.database.execute(DELETE_ENDPOINT, [businessId, endpointId])) > 0;
+  }
+
+  /** The ids of the business's active endpoints subscribed to a notice type, oldest first. */
+  async activeSubscribedTo(businessId: string, type: string): Promise<string[]> {
+    return (await this.database.rows(ACTIVE_SUBSCRIBED, [businessId, type])).map((row) => row.id);
   }
 
   /**

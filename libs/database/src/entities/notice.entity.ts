@@ -4,7 +4,8 @@ import { BusinessEntity } from './business.entity.js';
 /** The transactional outbox: one row per change notice, committed with the change itself. */
 @Entity({ name: 'notices' })
 @Index('notices_unrelayed_idx', ['createdAt'], { where: 'relayed_at IS NULL' })
-@Index('notices_business_created_idx', ['businessId', 'createdAt'])
+// The event log (docs/design-record.md#d18) pages a business's notices by (created_at, id), newest first.
+@Index('notices_business_created_idx', ['businessId', 'createdAt', 'id'])
 // The 30-day purge deletes by age across businesses.
 @Index('notices_created_idx', ['createdAt'])
 export class NoticeEntity {

@@ -44,6 +44,8 @@ export interface CalendarEventData {
 @Check('outbound_emails_calendar_check', `calendar IS NOT NULL OR calendar_event IS NOT NULL`)
 @Index('outbound_emails_unrelayed_idx', ['createdAt'], { where: 'relayed_at IS NULL' })
 @Index('outbound_emails_appointment_idx', ['appointmentId'])
+// The 30-day purge deletes by age across businesses (docs/design-record.md#d18).
+@Index('outbound_emails_created_idx', ['createdAt'])
 export class OutboundEmailEntity {
   /** Also the id of its job in the `emails` queue. */
   @PrimaryColumn({ type: 'uuid' })

@@ -1,8 +1,9 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { BusinessEntity } from './business.entity.js';
 
 @Entity({ name: 'webhook_endpoints' })
 @Index('webhook_endpoints_business_idx', ['businessId'])
+@Check('webhook_endpoints_description_check', 'char_length(description) <= 200')
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -15,6 +16,10 @@ export class WebhookEndpointEntity {
 
   @Column({ type: 'text', array: true })
   events: string[];
+
+  /** A note for people: which integration this is. */
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
 
   /** whsec_…; kept readable because every delivery is signed with it. */
   @Column({ type: 'text' })
