@@ -109,6 +109,7 @@ export function contractFacts(document, coreScopes) {
         pathParameters,
         queryParameters: named('query'),
         body: Boolean(resolve(document, operation.requestBody)?.content?.['application/json']),
+        bodyRequired: resolve(document, operation.requestBody)?.required === true,
       };
     }
   }
@@ -133,6 +134,7 @@ export function renderFacts(facts, source) {
       `    pathParameters: ${list(o.pathParameters)},`,
       `    queryParameters: ${list(o.queryParameters)},`,
       `    body: ${o.body},`,
+      `    bodyRequired: ${o.bodyRequired},`,
       `  },`,
     ].join('\n'),
   );
@@ -168,6 +170,8 @@ export interface OperationFacts {
   readonly queryParameters: readonly string[];
   /** Whether it takes a JSON request body. */
   readonly body: boolean;
+  /** Whether that body must be sent; an optional one may be left out altogether (no Content-Type, no bytes). */
+  readonly bodyRequired: boolean;
 }
 
 export const OPERATIONS = {

@@ -1,7 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { AppConfig } from '#config/app-config.js';
-import { createApiApp } from '#api/configure-app.js';
+import type { InjectionToken } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { ApiModule } from '#api/api.module.js';
+import { API_APP_OPTIONS, configureApiApp, createApiApp } from '#api/configure-app.js';
 import { loadFrozenContract } from '#contract/served-contract.js';
 import { ContractResponseValidator } from './contract-response-validator.js';
 import { testConfig } from './test-config.js';
@@ -53,8 +56,16 @@ export interface ApiResponse {
 export class E2eApi {
   private constructor(readonly app: NestExpressApplication) {}
 
-  static async start(config: AppConfig = testConfig()): Promise<E2eApi> {
-    const app = await createApiApp(config);
+  /** `providers`: tokens whose value is replaced (a fake host lookup, a clock), as startTestContext does. */
+  static async start(config: AppConfig = testConfig(), providers: [InjectionToken, unknown][] = []): Promise<E2eApi> {
+    let app: NestExpressApplication;
+    if (providers.length === 0) {
+      app = await createApiApp(config);
+    } else {
+      let builder = Test.createTestingModule({ imports: [ApiModule.forRoot(config)] });
+      for (const [token, value] of providers) builder = builder.overrideProvider(token).useValue(value);
+      app = configureApiApp((await builder.compile()).createNestApplication<NestExpressApplication>(API_APP_OPTIONS));
+    }
     await app.init();
     return new E2eApi(app);
   }
@@ -96,6 +107,14 @@ export class E2eApi {
 
   post(path: string, options?: CallOptions): Promise<ApiResponse> {
     return this.call('POST', path, options);
+  }
+
+  patch(path: string, options?: CallOptions): Promise<ApiResponse> {
+    return this.call('PATCH', path, options);
+  }
+
+  delete(path: string, options?: CallOptions): Promise<ApiResponse> {
+    return this.call('DELETE', path, options);
   }
 
   async close(): Promise<void> {

@@ -44,6 +44,10 @@ import { SalesController } from './controllers/sales.controller.js';
 import { ServicesController } from './controllers/services.controller.js';
 import { StaffController } from './controllers/staff.controller.js';
 import { AvailabilityController } from './controllers/availability.controller.js';
+import { EventsController } from './controllers/events.controller.js';
+import { WebhookEndpointsController } from './controllers/webhook-endpoints.controller.js';
+import { EventsModule } from '#core/events/events.module.js';
+import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
 function withRouteDependencies(module: DynamicModule): DynamicModule {
@@ -74,6 +78,8 @@ export class ApiModule {
         SaleReadsModule,
         StaffReadsModule,
         AvailabilityModule,
+        WebhooksModule,
+        EventsModule,
         // With Redis the worker app runs the jobs, and the API only looks at their queues; without
         // (IN_PROCESS_JOBS, `npm start`) this process runs the same jobs on in-memory queues.
         ...(config.IN_PROCESS_JOBS
@@ -97,6 +103,8 @@ export class ApiModule {
         AppointmentWritesController,
         PaymentsController,
         SalesController,
+        WebhookEndpointsController,
+        EventsController,
       ],
       providers: [
         ApiRateLimiter,

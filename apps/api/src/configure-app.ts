@@ -14,10 +14,14 @@ export { API_PREFIX };
 
 /** Builds the API application exactly as production runs it; e2e tests call this too. */
 export async function createApiApp(config?: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  return configureApiApp(await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), API_APP_OPTIONS));
+}
+
+/** How the API application is created: the API reads its bodies itself (jsonBodyMiddleware). */
+export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
+
+/** Everything around the routes of an application made of ApiModule (createApiApp, or a test's module with providers replaced). */
+export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).

@@ -30,6 +30,8 @@ export interface OperationFacts {
   readonly queryParameters: readonly string[];
   /** Whether it takes a JSON request body. */
   readonly body: boolean;
+  /** Whether that body must be sent; an optional one may be left out altogether (no Content-Type, no bytes). */
+  readonly bodyRequired: boolean;
 }
 
 export const OPERATIONS = {
@@ -44,6 +46,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: [],
     body: true,
+    bodyRequired: true,
   },
   getWaitlistEntry: {
     operationId: 'getWaitlistEntry',
@@ -56,6 +59,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
 } as const satisfies Record<string, OperationFacts>;
 

@@ -7,5 +7,8 @@ export type RequestBody<Op extends keyof operations> = operations[Op] extends {
   requestBody: { content: { 'application/json': infer Body } };
 }
   ? Body
-  : never;
+  : // An optional body (`requestBody.required: false`).
+    operations[Op] extends { requestBody?: { content: { 'application/json': infer Body } } }
+    ? Body | undefined
+    : never;
 export type QueryOf<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;

@@ -5,6 +5,7 @@ import { DomainError } from '#core/errors/domain-error.js';
 import type { HostLookup, ResolvedAddress } from '#core/webhooks/delivery-target.js';
 import { HOST_LOOKUP, NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
+import { hostileUrls, recordingLookup } from '../../utils/hostile-addresses.js';
 import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
 import { createBusiness, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
 import { seed } from '../../utils/seed.js';
@@ -24,25 +25,8 @@ let canary: Server;
 let canaryConnections = 0;
 let port: number;
 
-/** Names this test invents, answered without DNS: how a hostile name would resolve. */
-const FAKE_DNS: Record<string, ResolvedAddress[]> = {
-  'rebind.test': [{ address: '127.0.0.1', family: 4 }],
-  'metadata.google.internal': [{ address: '169.254.169.254', family: 4 }],
-  'mixed.test': [
-    { address: '93.184.216.34', family: 4 },
-    { address: '10.0.0.1', family: 4 },
-  ],
-  'v6-loopback.test': [{ address: '::1', family: 6 }],
-  'mapped.test': [{ address: '::ffff:127.0.0.1', family: 6 }],
-};
 const lookups: string[] = [];
-const fakeLookup: HostLookup = (hostname) => {
-  lookups.push(hostname);
-  const found = FAKE_DNS[hostname];
-  return found
-    ? Promise.resolve(found)
-    : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
-};
+const fakeLookup = recordingLookup(lookups);
 
 beforeAll(async () => {
   canary = createServer((socket) => {
@@ -56,49 +40,6 @@ afterAll(async () => {
   await new Promise((resolve) => canary.close(resolve));
 });
 
-function hostileUrls(): string[] {
-  return [
-    `https://127.0.0.1:${port}/hook`,
-    `https://127.0.0.2:${port}/hook`,
-    `https://localhost:${port}/hook`,
-    `https://LOCALHOST.:${port}/hook`,
-    `https://api.localhost:${port}/hook`,
-    `https://2130706433:${port}/hook`,
-    `https://0177.0.0.1:${port}/hook`,
-    `https://0x7f.0.0.1:${port}/hook`,
-    `https://0x7f000001:${port}/hook`,
-    `https://127.1:${port}/hook`,
-    `https://0:${port}/hook`,
-    `https://0.0.0.0:${port}/hook`,
-    `https://[::1]:${port}/hook`,
-    `https://[::]:${port}/hook`,
-    `https://[::ffff:127.0.0.1]:${port}/hook`,
-    `https://[0:0:0:0:0:ffff:7f00:1]:${port}/hook`,
-    `https://[::127.0.0.1]:${port}/hook`,
-    `https://[64:ff9b::7f00:1]:${port}/hook`,
-    `https://rebind.test:${port}/hook`,
-    `https://v6-loopback.test:${port}/hook`,
-    `https://mapped.test:${port}/hook`,
-    `https://mixed.test:${port}/hook`,
-    'https://10.0.0.1/hook',
-    'https://10.255.255.254/hook',
-    'https://172.16.5.4/hook',
-    'https://172.31.0.1/hook',
-    'https://192.168.1.1/hook',
-    'https://169.254.169.254/latest/meta-data/',
-    'https://metadata.google.internal/computeMetadata/v1/',
-    'https://100.64.0.1/hook',
-    'https://224.0.0.1/hook',
-    'https://255.255.255.255/hook',
-    'https://[fd00:ec2::254]/hook',
-    'https://[fc00::1]/hook',
-    'https://[fe80::1]/hook',
-    'https://[ff02::1]/hook',
-    `http://rebind.test:${port}/hook`,
-    'http://93.184.216.34/hook',
-  ];
-}
-
 function sender(config = strict, limits: NoticeSendLimits = NOTICE_SEND_LIMITS_D9, lookup: HostLookup = fakeLookup): NoticeSender {
   return new NoticeSender(config, lookup, limits);
 }
@@ -107,7 +48,7 @@ const notice = { id: '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0', timestamp: 1_893_92
 
 describe('outbound address checks at send time', () => {
   it('refuses at least 20 hostile addresses before connecting, and nothing reaches the canary', async () => {
-    const urls = hostileUrls();
+    const urls = hostileUrls(port);
     expect(urls.length).toBeGreaterThanOrEqual(20);
     for (const url of urls) {
       const result = await sender().send({ ...notice, url });
@@ -246,7 +187,7 @@ describe('address checks at registration and through the worker', () => {
   it('refuses every hostile address at `webhook create`', async () => {
     ({ app } = await startTestContext({ app: 'admin', config: strictSettings, providers: [[HOST_LOOKUP, fakeLookup]] }));
     const business = await createBusiness();
-    for (const url of hostileUrls()) {
+    for (const url of hostileUrls(port)) {
       const refused = await app
         .get(WebhooksService)
         .create({ businessSlug: business.slug, url, events: ['client.created'] })

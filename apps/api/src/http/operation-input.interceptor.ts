@@ -35,12 +35,22 @@ export class OperationInputInterceptor implements NestInterceptor {
 }
 
 function inputOf(operation: OperationFacts, req: ApiRequest): OperationInput {
-  if (operation.body) assertReadableJson(req);
+  const body = operation.body && (operation.bodyRequired || carriesBody(req));
+  if (body) assertReadableJson(req);
   const input: OperationInput = {};
   if (operation.pathParameters.includes('id')) input.id = pathId(req);
-  if (operation.body) input.body = validBody(operation, req);
+  if (operation.body) input.body = body ? validBody(operation, req) : undefined;
   if (operation.queryParameters.length > 0) input.query = query(operation, req);
   return input;
+}
+
+/** Whether the request has a body at all (an optional body may be left out: no bytes, no Content-Type). */
+function carriesBody(req: ApiRequest): boolean {
+  return (
+    req.headers['transfer-encoding'] !== undefined ||
+    Number(req.headers['content-length'] ?? 0) > 0 ||
+    req.headers['content-type'] !== undefined
+  );
 }
 
 /** A path id that is not a UUID cannot name anything here, so it is 404 (docs/design-record.md#d3). */

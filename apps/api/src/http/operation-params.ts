@@ -6,9 +6,10 @@ import type { ApiRequest, OperationInput } from './api-request.js';
 export type ListQuery<Op extends keyof Operations> = QueryOf<Op> & { limit: number };
 
 function checked(part: keyof OperationInput, context: ExecutionContext): unknown {
-  const value = context.switchToHttp().getRequest<ApiRequest>().operationInput?.[part];
-  if (value === undefined) throw new Error(`The handler's operation declares no ${part} (see its @Operation)`);
-  return value;
+  const input = context.switchToHttp().getRequest<ApiRequest>().operationInput;
+  // Present but undefined: an optional body that was left out.
+  if (input === undefined || !(part in input)) throw new Error(`The handler's operation declares no ${part} (see its @Operation)`);
+  return input[part];
 }
 
 /** The request body, as checked against the handler's operation. */

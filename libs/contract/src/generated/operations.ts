@@ -30,6 +30,8 @@ export interface OperationFacts {
   readonly queryParameters: readonly string[];
   /** Whether it takes a JSON request body. */
   readonly body: boolean;
+  /** Whether that body must be sent; an optional one may be left out altogether (no Content-Type, no bytes). */
+  readonly bodyRequired: boolean;
 }
 
 export const OPERATIONS = {
@@ -44,6 +46,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   listAppointments: {
     operationId: 'listAppointments',
@@ -56,6 +59,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: ['from', 'to', 'status', 'staffId', 'cursor', 'limit'],
     body: false,
+    bodyRequired: false,
   },
   createAppointment: {
     operationId: 'createAppointment',
@@ -68,6 +72,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: [],
     body: true,
+    bodyRequired: true,
   },
   getAppointment: {
     operationId: 'getAppointment',
@@ -80,6 +85,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   rescheduleAppointment: {
     operationId: 'rescheduleAppointment',
@@ -92,6 +98,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: true,
+    bodyRequired: true,
   },
   cancelAppointment: {
     operationId: 'cancelAppointment',
@@ -104,6 +111,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: true,
+    bodyRequired: true,
   },
   listClients: {
     operationId: 'listClients',
@@ -116,6 +124,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: ['updatedSince', 'cursor', 'limit'],
     body: false,
+    bodyRequired: false,
   },
   createClient: {
     operationId: 'createClient',
@@ -128,6 +137,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: [],
     body: true,
+    bodyRequired: true,
   },
   getClient: {
     operationId: 'getClient',
@@ -140,6 +150,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   listServices: {
     operationId: 'listServices',
@@ -152,6 +163,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   listStaff: {
     operationId: 'listStaff',
@@ -164,6 +176,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: ['serviceId', 'active', 'cursor', 'limit'],
     body: false,
+    bodyRequired: false,
   },
   getStaffMember: {
     operationId: 'getStaffMember',
@@ -176,6 +189,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   getAvailability: {
     operationId: 'getAvailability',
@@ -188,6 +202,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: ['serviceId', 'from', 'to', 'staffId'],
     body: false,
+    bodyRequired: false,
   },
   listPayments: {
     operationId: 'listPayments',
@@ -200,6 +215,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: ['updatedSince', 'cursor', 'limit'],
     body: false,
+    bodyRequired: false,
   },
   getPayment: {
     operationId: 'getPayment',
@@ -212,6 +228,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   listSales: {
     operationId: 'listSales',
@@ -224,6 +241,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: ['updatedSince', 'cursor', 'limit'],
     body: false,
+    bodyRequired: false,
   },
   getSale: {
     operationId: 'getSale',
@@ -236,6 +254,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   listWebhookEndpoints: {
     operationId: 'listWebhookEndpoints',
@@ -248,6 +267,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   createWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',
@@ -260,6 +280,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: [],
     body: true,
+    bodyRequired: true,
   },
   getWebhookEndpoint: {
     operationId: 'getWebhookEndpoint',
@@ -272,6 +293,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   deleteWebhookEndpoint: {
     operationId: 'deleteWebhookEndpoint',
@@ -284,6 +306,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   updateWebhookEndpoint: {
     operationId: 'updateWebhookEndpoint',
@@ -296,6 +319,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: true,
+    bodyRequired: true,
   },
   rotateWebhookEndpointSecret: {
     operationId: 'rotateWebhookEndpointSecret',
@@ -308,6 +332,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   testWebhookEndpoint: {
     operationId: 'testWebhookEndpoint',
@@ -320,6 +345,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   listWebhookDeliveries: {
     operationId: 'listWebhookDeliveries',
@@ -332,6 +358,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: ['cursor', 'limit'],
     body: false,
+    bodyRequired: false,
   },
   listEvents: {
     operationId: 'listEvents',
@@ -344,6 +371,7 @@ export const OPERATIONS = {
     pathParameters: [],
     queryParameters: ['type', 'createdSince', 'cursor', 'limit'],
     body: false,
+    bodyRequired: false,
   },
   getEvent: {
     operationId: 'getEvent',
@@ -356,6 +384,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
+    bodyRequired: false,
   },
   redeliverEvent: {
     operationId: 'redeliverEvent',
@@ -368,6 +397,7 @@ export const OPERATIONS = {
     pathParameters: ['id'],
     queryParameters: [],
     body: true,
+    bodyRequired: false,
   },
 } as const satisfies Record<string, OperationFacts>;
 

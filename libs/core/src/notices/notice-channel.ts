@@ -6,5 +6,9 @@
 export const NOTICE_CHANNEL = 'notice_outbox';
 export const SWEEP_PAYLOAD = 'sweep';
 
-/** Notices are kept this long, then purged with their deliveries and attempts (docs/design-record.md#d9). */
+/**
+ * Notices are kept this long, then purged with their deliveries and attempts, as are sent e-mails
+ * (docs/design-record.md#d18); the event log and the delivery log show no more than this.
+ */
 export const NOTICE_RETENTION_DAYS = 30;
+export const NOTICE_RETENTION_MS = NOTICE_RETENTION_DAYS * 24 * 60 * 60 * 1000;

@@ -7,7 +7,7 @@ export const CURSOR_MAX_LENGTH = 200;
 
 /** What a cursor is valid for: one list, one business, one set of filters. */
 export interface CursorScope {
-  list: 'appointments' | 'clients' | 'payments' | 'sales' | 'staff';
+  list: 'appointments' | 'clients' | 'payments' | 'sales' | 'staff' | 'events' | 'webhook-deliveries';
   businessId: string;
   /** Every filter of the query, in a canonical form, null when absent. */
   filters: Readonly<Record<string, string | null>>;

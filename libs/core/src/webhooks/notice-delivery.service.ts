@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from '#jobs/retry-schedule.js';
+import { CLOCK, type Clock } from '../clock/clock.js';
 import { checkNoticeBody } from '../notices/notice-body.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
@@ -57,6 +58,7 @@ export class NoticeDeliveryService {
     private readonly batches: NoticeDeliveryBatches,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly sender: NoticeSender,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async deliver(ref: DeliveryRef): Promise<DeliveryOutcome> {
@@ -68,7 +70,7 @@ export class NoticeDeliveryService {
       return { kind: 'wait', until: delivery.nextAttemptAt };
     }
 
-    const attemptedAt = new Date();
+    const attemptedAt = this.clock.now();
     if (!delivery.endpoint.enabled) {
       return this.failUnsent(
         delivery,

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { BusinessesModule } from '../businesses/businesses.module.js';
+import { CLOCK, SYSTEM_CLOCK } from '../clock/clock.js';
 import { NoticesModule } from '../notices/notices.module.js';
+import { PaginationModule } from '../pagination/pagination.module.js';
 import { systemLookup } from './delivery-target.js';
 import { NoticeDeliveriesRepository } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
@@ -8,12 +10,15 @@ import { NoticeDeliveryService } from './notice-delivery.service.js';
 import { NoticeRelayService } from './notice-relay.service.js';
 import { HOST_LOOKUP, NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookTestPingService } from './webhook-test-ping.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
-  imports: [BusinessesModule, NoticesModule],
+  imports: [BusinessesModule, NoticesModule, PaginationModule],
   providers: [
     { provide: HOST_LOOKUP, useValue: systemLookup },
+    { provide: CLOCK, useValue: SYSTEM_CLOCK },
     { provide: NOTICE_SEND_LIMITS, useValue: NOTICE_SEND_LIMITS_D9 },
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,
@@ -22,14 +27,19 @@ import { WebhooksService } from './webhooks.service.js';
     NoticeRelayService,
     NoticeDeliveryService,
     WebhooksService,
+    WebhookEndpointsService,
+    WebhookTestPingService,
   ],
   exports: [
+    CLOCK,
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,
     NoticeSender,
     NoticeRelayService,
     NoticeDeliveryService,
     WebhooksService,
+    WebhookEndpointsService,
+    WebhookTestPingService,
   ],
 })
 export class WebhooksModule {}

@@ -1,24 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
-import { AppConfig } from '#config/app-config.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '#database/entities/notice-delivery.entity.js';
 import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
-import { newId } from '#database/new-id.js';
 import { BusinessesRepository } from '../businesses/businesses.repository.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { DomainError, validationFailed, type FieldError } from '../errors/domain-error.js';
 import { SWEEP_PAYLOAD } from '../notices/notice-channel.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
-import { resolveDeliveryTarget, type HostLookup } from './delivery-target.js';
 import { NoticeDeliveriesRepository, type DeliveryListItem } from './notice-deliveries.repository.js';
-import { HOST_LOOKUP, NOTICE_SEND_LIMITS, type NoticeSendLimits } from './notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { checkWebhookEvents } from './webhook-events.js';
-import { generateWebhookSecret } from './webhook-secret.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { isUuid } from '../ids/uuid.js';
 
-/** After a rotation the old secret is still signed with, and so still valid, this long (docs/design-record.md#d9). */
-export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
 const MAX_LISTED = 1000;
 
 export interface NewWebhook {
@@ -27,6 +20,7 @@ export interface NewWebhook {
   events: readonly string[];
   /** The OWNER or PARTNER registering it (docs/design-record.md#d2); absent when an operator does. */
   memberEmail?: string;
+  description?: string | null;
 }
 
 export interface CreatedWebhook {
@@ -36,6 +30,7 @@ export interface CreatedWebhook {
   business: string;
   url: string;
   events: string[];
+  description: string | null;
   createdAt: string;
 }
 
@@ -44,6 +39,7 @@ export interface WebhookView {
   business: string;
   url: string;
   events: string[];
+  description: string | null;
   enabled: boolean;
   disabledReason: string | null;
   failingSince: string | null;
@@ -65,6 +61,7 @@ function view(endpoint: WebhookEndpointEntity, business: string): WebhookView {
     business,
     url: endpoint.url,
     events: endpoint.events,
+    description: endpoint.description,
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
     failingSince: endpoint.failingSince?.toISOString() ?? null,
@@ -82,34 +79,17 @@ function isDeliveryStatus(value: string): value is DeliveryStatus {
 @Injectable()
 export class WebhooksService {
   constructor(
-    private readonly config: AppConfig,
     private readonly database: Database,
     private readonly businesses: BusinessesService,
     private readonly businessesRepository: BusinessesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly endpointsService: WebhookEndpointsService,
     private readonly deliveries: NoticeDeliveriesRepository,
     private readonly notices: NoticesRepository,
-    @Inject(HOST_LOOKUP) private readonly lookup: HostLookup,
-    @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
   ) {}
 
-  /**
-   * Registers an endpoint. The address gets the same check as every send (https, and a name whose
-   * every address is public), so a bad address is refused now rather than failing every notice.
-   * A name that does not resolve yet is accepted (its DNS may come later): sends check it anyway.
-   */
+  /** Registers an endpoint by the rules every endpoint follows (WebhookEndpointsService), on behalf of a member when one is named. */
   async create(input: NewWebhook): Promise<CreatedWebhook> {
-    const errors: FieldError[] = [];
-    const eventsRefusal = checkWebhookEvents(input.events);
-    if (eventsRefusal) errors.push({ path: '/events', message: eventsRefusal });
-    const target = await resolveDeliveryTarget(input.url, {
-      allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
-      lookup: this.lookup,
-      timeoutMs: this.limits.connectTimeoutMs,
-    });
-    if (!target.ok && !target.unresolved) errors.push({ path: '/url', message: target.reason });
-    if (errors.length > 0) throw validationFailed(errors);
-
     const business = await this.businesses.getBySlug(input.businessSlug);
     let memberId: string | null = null;
     if (input.memberEmail !== undefined) {
@@ -122,30 +102,20 @@ export class WebhooksService {
       }
       memberId = member.id;
     }
-    const now = new Date();
-    const endpoint = Object.assign(new WebhookEndpointEntity(), {
-      id: newId(),
-      businessId: business.id,
+    const endpoint = await this.endpointsService.create(business.id, {
       url: input.url,
-      events: [...input.events],
-      secret: generateWebhookSecret(),
-      previousSecret: null,
-      previousSecretExpiresAt: null,
-      enabled: true,
-      disabledReason: null,
-      failingSince: null,
+      events: input.events,
+      description: input.description ?? null,
       createdByMemberId: memberId,
-      createdAt: now,
-      updatedAt: now,
     });
-    await this.endpoints.insert(endpoint);
     return {
       id: endpoint.id,
       secret: endpoint.secret,
       business: business.slug,
       url: endpoint.url,
       events: endpoint.events,
-      createdAt: now.toISOString(),
+      description: endpoint.description,
+      createdAt: endpoint.createdAt.toISOString(),
     };
   }
 
@@ -155,30 +125,25 @@ export class WebhooksService {
     return { business: business.slug, webhooks: endpoints.map((endpoint) => view(endpoint, business.slug)) };
   }
 
-  /**
-   * Gives the endpoint a new secret, returned this once. The old one stays valid for 24 hours:
-   * until then every notice carries a signature with each. Rotating again within those 24 hours
-   * drops the oldest secret.
-   */
+  /** A new secret, printed once; the old one stays valid, and signed with, for 24 hours. */
   async rotateSecret(
     businessSlug: string,
     endpointId: string,
   ): Promise<{ id: string; business: string; secret: string; previousSecretExpiresAt: string }> {
     const business = await this.businesses.getBySlug(businessSlug);
-    const previousExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_VALID_MS);
-    const secret = generateWebhookSecret();
-    const rotated = isUuid(endpointId) ? await this.endpoints.rotateSecret(business.id, endpointId, secret, previousExpiresAt) : null;
-    if (!rotated) throw this.endpointNotFound(business.slug, endpointId);
-    return { id: rotated.id, business: business.slug, secret, previousSecretExpiresAt: previousExpiresAt.toISOString() };
+    const rotated = await this.endpointsService.rotateSecret(business.id, endpointId);
+    return {
+      id: rotated.id,
+      business: business.slug,
+      secret: rotated.secret,
+      previousSecretExpiresAt: rotated.previousSecretExpiresAt?.toISOString() ?? '',
+    };
   }
 
   /** Enables an endpoint that a 410 or five days of failures disabled. Past deliveries stay as they are (replay them). */
   async enable(businessSlug: string, endpointId: string): Promise<WebhookView> {
     const business = await this.businesses.getBySlug(businessSlug);
-    const enabled = isUuid(endpointId) && (await this.endpoints.enable(business.id, endpointId));
-    const endpoint = enabled ? await this.endpoints.findById(business.id, endpointId) : null;
-    if (!endpoint) throw this.endpointNotFound(business.slug, endpointId);
-    return view(endpoint, business.slug);
+    return view(await this.endpointsService.update(business.id, endpointId, { active: true }), business.slug);
   }
 
   /** The business's deliveries, newest first, each with its last attempt. */

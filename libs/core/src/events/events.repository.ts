@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '#database/database.js';
+import { defineStatement } from '#database/statement.js';
+import { toTimestampLiteral } from '../pagination/epoch-micros.js';
+import type { KeysetPosition } from '../pagination/keyset-position.js';
+import type { PositionedRow } from '../pagination/page.js';
+import type { DeliveryCounts } from './event-view.js';
+
+/** A stored notice with its deliveries counted by status. */
+export interface StoredEvent {
+  id: string;
+  type: string;
+  payload: unknown;
+  deliveries: DeliveryCounts;
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  payload: unknown;
+  pending: number;
+  delivered: number;
+  failed: number;
+  position: string;
+}
+
+export interface EventPageFilter {
+  /** Only notices of these types (the contract's; an extension's notices are not in the log). */
+  types: readonly string[];
+  /** Created at or after this instant (the later of the caller's `createdSince` and the retention limit). */
+  since: string;
+}
+
+// The page is cut first, from the (business_id, created_at, id) index read backwards; only its
+// rows have their deliveries counted, through the (notice_id, endpoint_id) unique index.
+const EVENT_PAGE = defineStatement<
+  [businessId: string, types: readonly string[], since: string, beforeTime: string | null, beforeId: string | null, limit: number],
+  EventRow
+>({
+  name: 'event_page',
+  text: `SELECT p.id, p.type, p.payload, c.pending, c.delivered, c.failed, p.position
+  FROM (SELECT id, type, payload, created_at, (extract(epoch FROM created_at) * 1000000)::bigint::text AS position
+          FROM notices
+         WHERE business_id = $1 AND type = ANY($2::text[]) AND created_at >= $3::timestamptz
+           AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
+         ORDER BY created_at DESC, id DESC
+         LIMIT $6) p
+  CROSS JOIN LATERAL (
+       SELECT count(*) FILTER (WHERE d.status = 'PENDING')::int AS pending,
+              count(*) FILTER (WHERE d.status = 'DELIVERED')::int AS delivered,
+              count(*) FILTER (WHERE d.status = 'FAILED')::int AS failed
+         FROM notice_deliveries d WHERE d.notice_id = p.id) c
+ ORDER BY p.created_at DESC, p.id DESC`,
+});
+
+const EVENT_BY_ID = defineStatement<[businessId: string, id: string, types: readonly string[], since: string], EventRow>({
+  name: 'event_by_id',
+  text: `SELECT n.id, n.type, n.payload, c.pending, c.delivered, c.failed,
+       (extract(epoch FROM n.created_at) * 1000000)::bigint::text AS position
+  FROM notices n
+  CROSS JOIN LATERAL (
+       SELECT count(*) FILTER (WHERE d.status = 'PENDING')::int AS pending,
+              count(*) FILTER (WHERE d.status = 'DELIVERED')::int AS delivered,
+              count(*) FILTER (WHERE d.status = 'FAILED')::int AS failed
+         FROM notice_deliveries d WHERE d.notice_id = n.id) c
+ WHERE n.business_id = $1 AND n.id = $2 AND n.type = ANY($3::text[]) AND n.created_at >= $4::timestamptz`,
+});
+
+function toStored({ id, type, payload, pending, delivered, failed }: EventRow): StoredEvent {
+  return { id, type, payload, deliveries: { pending, delivered, failed } };
+}
+
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly database: Database) {}
+
+  /** The business's notices matching `filter`, newest first, strictly before `before` in (created_at, id) order. */
+  async page(businessId: string, filter: EventPageFilter, before: KeysetPosition | null, take: number): Promise<PositionedRow<StoredEvent>[]> {
+    const rows = await this.database.rows(EVENT_PAGE, [
+      businessId,
+      filter.types,
+      filter.since,
+      before === null ? null : toTimestampLiteral(before.micros),
+      before?.id ?? null,
+      take,
+    ]);
+    return rows.map((row) => ({ record: toStored(row), position: { micros: BigInt(row.position), id: row.id } }));
+  }
+
+  async findById(businessId: string, id: string, filter: EventPageFilter): Promise<StoredEvent | null> {
+    const row = await this.database.maybeOne(EVENT_BY_ID, [businessId, id, filter.types, filter.since]);
+    return row ? toStored(row) : null;
+  }
+}

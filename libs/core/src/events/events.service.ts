@@ -1,0 +1,114 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NOTICE_TYPES } from '#contract/generated/operations.js';
+import { Database } from '#database/database.js';
+import { CLOCK, type Clock } from '../clock/clock.js';
+import { notFound, validationFailed } from '../errors/domain-error.js';
+import { isUuid } from '../ids/uuid.js';
+import { checkNoticeBody } from '../notices/notice-body.js';
+import { NOTICE_RETENTION_MS, SWEEP_PAYLOAD } from '../notices/notice-channel.js';
+import { NoticesRepository } from '../notices/notices.repository.js';
+import { CursorCodec, type CursorScope } from '../pagination/cursor-codec.js';
+import { parseDateTime, toTimestampLiteral, type EpochMicros } from '../pagination/epoch-micros.js';
+import { paginate, type Page, type PageParams } from '../pagination/page.js';
+import { NoticeDeliveriesRepository } from '../webhooks/notice-deliveries.repository.js';
+import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository.js';
+import type { EventView } from './event-view.js';
+import { EventsRepository, type EventPageFilter, type StoredEvent } from './events.repository.js';
+
+export interface EventListQuery extends PageParams {
+  type?: string;
+  createdSince?: string;
+}
+
+export interface Redelivery {
+  eventId: string;
+  /** The endpoints that will receive it: queued now, or already on their way. */
+  endpointIds: string[];
+}
+
+function toView(event: StoredEvent): EventView {
+  // The body exactly as the sender serialises it, field for field and in order (docs/design-record.md#d9).
+  return { ...checkNoticeBody(event.payload), deliveries: event.deliveries };
+}
+
+/**
+ * The event log (docs/design-record.md#d18): the business's notices of the last 30 days as they
+ * were delivered, and sending one again with the same id. Only the contract's notice types are
+ * listed: a registered extension's notices are delivered, but its own document describes them.
+ */
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly database: Database,
+    private readonly events: EventsRepository,
+    private readonly notices: NoticesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: NoticeDeliveriesRepository,
+    private readonly cursors: CursorCodec,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  list(businessId: string, query: EventListQuery): Promise<Page<EventView>> {
+    let createdSince: EpochMicros | null = null;
+    if (query.createdSince !== undefined) {
+      createdSince = parseDateTime(query.createdSince);
+      if (createdSince === null) {
+        throw validationFailed([{ path: '/query/createdSince', message: 'must be a date-time with an offset, in the years 0001 to 9999' }]);
+      }
+    }
+    const retained = this.retainedSince();
+    const filter: EventPageFilter = {
+      types: query.type === undefined ? NOTICE_TYPES : [query.type],
+      since: toTimestampLiteral(createdSince !== null && createdSince > retained ? createdSince : retained),
+    };
+    // The retention limit moves with time, so it is not part of the cursor's scope: only what the caller sent is.
+    const scope: CursorScope = {
+      list: 'events',
+      businessId,
+      filters: { type: query.type ?? null, createdSince: createdSince === null ? null : String(createdSince) },
+    };
+    return paginate(this.cursors, scope, query, async ({ after, take }) =>
+      (await this.events.page(businessId, filter, after, take)).map((row) => ({ record: toView(row.record), position: row.position })),
+    );
+  }
+
+  async get(businessId: string, eventId: string): Promise<EventView> {
+    return toView(await this.find(businessId, eventId));
+  }
+
+  /**
+   * Sends the notice again with the same id: to `endpointId` (subscribed to its type or not), or
+   * to every active endpoint subscribed to its type. The deliveries are queued in one statement and
+   * the worker is told to send them at once.
+   */
+  async redeliver(businessId: string, eventId: string, endpointId?: string): Promise<Redelivery> {
+    const event = await this.find(businessId, eventId);
+    let targets: string[];
+    if (endpointId === undefined) {
+      targets = await this.endpoints.activeSubscribedTo(businessId, event.type);
+    } else {
+      const endpoint = isUuid(endpointId) ? await this.endpoints.findById(businessId, endpointId) : null;
+      if (!endpoint) throw notFound('The webhook endpoint');
+      if (!endpoint.enabled) {
+        throw validationFailed([{ path: '/endpointId', message: 'names an endpoint that is not active; enable it first (PATCH { "active": true })' }]);
+      }
+      targets = [endpoint.id];
+    }
+    await this.database.transactional(async () => {
+      const queued = await this.deliveries.redeliver(businessId, event.id, targets);
+      if (queued.length > 0) await this.notices.notifyWorker(SWEEP_PAYLOAD);
+    });
+    return { eventId: event.id, endpointIds: targets };
+  }
+
+  private async find(businessId: string, eventId: string): Promise<StoredEvent> {
+    const filter: EventPageFilter = { types: NOTICE_TYPES, since: toTimestampLiteral(this.retainedSince()) };
+    const event = isUuid(eventId) ? await this.events.findById(businessId, eventId, filter) : null;
+    if (!event) throw notFound('The event');
+    return event;
+  }
+
+  private retainedSince(): EpochMicros {
+    return BigInt(this.clock.now().getTime() - NOTICE_RETENTION_MS) * 1000n;
+  }
+}
