@@ -26,6 +26,8 @@ export class NoticeReceiver {
   readonly received: ReceivedNotice[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly hanging = new Set<ServerResponse>();
+  /** The most requests held open at once ('hang'), since the start. */
+  mostHeld = 0;
 
   private constructor(
     private readonly server: Server,
@@ -56,6 +58,11 @@ export class NoticeReceiver {
     return `http://127.0.0.1:${this.port}${path}`;
   }
 
+  /** Requests held open right now ('hang'). */
+  get holding(): number {
+    return this.hanging.size;
+  }
+
   /** The notices whose webhook-id is `id`, in arrival order. */
   withId(id: string): ReceivedNotice[] {
     return this.received.filter((notice) => notice.headers['webhook-id'] === id);
@@ -83,6 +90,9 @@ export class NoticeReceiver {
     const reply = this.respond(notice, this.received.length - 1);
     if (reply === 'hang') {
       this.hanging.add(res);
+      this.mostHeld = Math.max(this.mostHeld, this.hanging.size);
+      // A sender that gives up (its time-out) closes the request: it is no longer held.
+      res.on('close', () => this.hanging.delete(res));
       return;
     }
     if (reply === 'drop') {

@@ -151,6 +151,17 @@ export class AppConfig {
   NOTICE_SWEEP_EVERY_MS = 30_000;
 
   /**
+   * Deliveries to one endpoint in flight at once, across every worker: a receiver that is slow or
+   * never answers holds at most this many of a worker's 20 delivery slots, so other businesses'
+   * notices keep flowing. The rest of its deliveries wait their turn (docs/design-record.md#d17).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+
+  /**
    * Bearer token that opens the queue dashboard at /admin/queues on the API (at least 32
    * characters); without it that route does not exist. Needs Redis (not with IN_PROCESS_JOBS). Secret.
    */

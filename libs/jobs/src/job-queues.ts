@@ -36,5 +36,6 @@ export class JobQueues implements BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.all().map((queue) => queue.close()));
+    await this.driver.close();
   }
 }

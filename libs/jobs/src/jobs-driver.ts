@@ -1,3 +1,4 @@
+import type { ConcurrencyLimiter, LimiterOptions } from './concurrency-limiter.js';
 import type { JobQueue } from './job-queue.js';
 import type { QueueName } from './queues.js';
 
@@ -8,4 +9,12 @@ import type { QueueName } from './queues.js';
  */
 export abstract class JobsDriver {
   abstract queue<T>(name: QueueName): JobQueue<T>;
+
+  /** A limit of work per key, shared as widely as the queues are (every worker, or this process). */
+  abstract limiter(options: LimiterOptions): ConcurrencyLimiter;
+
+  /** Lets go of what the driver holds besides its queues (called after they are closed). */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }

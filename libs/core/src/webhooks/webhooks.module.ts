@@ -32,6 +32,7 @@ import { WebhooksService } from './webhooks.service.js';
   ],
   exports: [
     CLOCK,
+    NOTICE_SEND_LIMITS,
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,
     NoticeSender,

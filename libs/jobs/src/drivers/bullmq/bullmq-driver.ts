@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { ConnectionOptions, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { ConcurrencyLimiter, LimiterOptions } from '../../concurrency-limiter.js';
 import type { JobQueue } from '../../job-queue.js';
 import { JobsDriver } from '../../jobs-driver.js';
 import { QUEUE_NAMES, type QueueName } from '../../queues.js';
 import { BullmqJobQueue } from './bullmq-job-queue.js';
 import { BULLMQ_QUEUE_SETTINGS } from './bullmq-queue-settings.js';
+import { RedisConcurrencyLimiter } from './redis-concurrency-limiter.js';
 
 /**
  * BullMQ on the service's Redis. `connection` is either connection options (the worker: BullMQ
@@ -13,6 +16,7 @@ import { BULLMQ_QUEUE_SETTINGS } from './bullmq-queue-settings.js';
  */
 export class BullmqDriver extends JobsDriver {
   private readonly queues = new Map<QueueName, BullmqJobQueue<unknown>>();
+  private ownClient: Redis | null = null;
 
   constructor(
     private readonly connection: ConnectionOptions,
@@ -23,6 +27,23 @@ export class BullmqDriver extends JobsDriver {
 
   override queue<T>(name: QueueName): JobQueue<T> {
     return this.bullmqQueue(name) as JobQueue<T>;
+  }
+
+  /** Slots in Redis: on the process's client when the driver was given one, else on a connection of the driver's. */
+  override limiter(options: LimiterOptions): ConcurrencyLimiter {
+    return new RedisConcurrencyLimiter(() => this.limiterClient(), this.prefix, options);
+  }
+
+  override async close(): Promise<void> {
+    if (this.ownClient) await this.ownClient.quit();
+    this.ownClient = null;
+  }
+
+  private limiterClient(): Redis {
+    if (this.connection instanceof Redis) return this.connection;
+    // Like the queues' own connections: waits for a Redis that is away rather than failing at once.
+    this.ownClient ??= new Redis((this.connection as { url: string }).url, { maxRetriesPerRequest: null });
+    return this.ownClient;
   }
 
   /** The BullMQ queue `name` itself, for the dashboard and for tests that look into Redis. */

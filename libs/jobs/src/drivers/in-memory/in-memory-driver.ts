@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
+import type { ConcurrencyLimiter, LimiterOptions } from '../../concurrency-limiter.js';
 import type { JobQueue } from '../../job-queue.js';
 import { JobsDriver } from '../../jobs-driver.js';
 import type { QueueName } from '../../queues.js';
+import { InMemoryConcurrencyLimiter } from './in-memory-concurrency-limiter.js';
 import { InMemoryJobQueue } from './in-memory-job-queue.js';
 
 /** Queues in this process's memory, for the API without Redis (IN_PROCESS_JOBS). */
@@ -15,5 +17,9 @@ export class InMemoryDriver extends JobsDriver {
       this.queues.set(name, queue);
     }
     return queue as JobQueue<T>;
+  }
+
+  override limiter(options: LimiterOptions): ConcurrencyLimiter {
+    return new InMemoryConcurrencyLimiter(options);
   }
 }
