@@ -6,6 +6,7 @@ import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { EmailProcessor } from './mail/email.processor.js';
 import { EmailRelay } from './mail/email-relay.js';
 import { EmailSender } from './mail/email-sender.js';
+import { EmailSweep } from './mail/email-sweep.js';
 import { mailTransportProvider } from './mail/mail-transport.js';
 import { MaintenanceProcessor } from './maintenance/maintenance.processor.js';
 import { MaintenanceSchedule } from './maintenance/maintenance-schedule.js';
@@ -32,6 +33,7 @@ import { NoticeRelay } from './notices/notice-relay.js';
     EmailSender,
     EmailRelay,
     EmailProcessor,
+    EmailSweep,
     MaintenanceTasks,
     MaintenanceProcessor,
     MaintenanceSchedule,

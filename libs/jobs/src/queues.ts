@@ -6,6 +6,8 @@ export const MaintenanceJob = {
   PurgeIdempotencyRecords: 'purge-idempotency-records',
   /** Deletes change notices past their 30-day retention, with their deliveries and attempts (docs/design-record.md#d9). */
   PurgeNotices: 'purge-notices',
+  /** Deletes e-mails past the same 30 days (docs/design-record.md#d18). */
+  PurgeEmails: 'purge-emails',
 } as const;
 export type MaintenanceJobName = (typeof MaintenanceJob)[keyof typeof MaintenanceJob];
 

@@ -75,7 +75,12 @@ export class EventsRepository {
   constructor(private readonly database: Database) {}
 
   /** The business's notices matching `filter`, newest first, strictly before `before` in (created_at, id) order. */
-  async page(businessId: string, filter: EventPageFilter, before: KeysetPosition | null, take: number): Promise<PositionedRow<StoredEvent>[]> {
+  async page(
+    businessId: string,
+    filter: EventPageFilter,
+    before: KeysetPosition | null,
+    take: number,
+  ): Promise<PositionedRow<StoredEvent>[]> {
     const rows = await this.database.rows(EVENT_PAGE, [
       businessId,
       filter.types,

@@ -90,7 +90,9 @@ export class EventsService {
       const endpoint = isUuid(endpointId) ? await this.endpoints.findById(businessId, endpointId) : null;
       if (!endpoint) throw notFound('The webhook endpoint');
       if (!endpoint.enabled) {
-        throw validationFailed([{ path: '/endpointId', message: 'names an endpoint that is not active; enable it first (PATCH { "active": true })' }]);
+        throw validationFailed([
+          { path: '/endpointId', message: 'names an endpoint that is not active; enable it first (PATCH { "active": true })' },
+        ]);
       }
       targets = [endpoint.id];
     }

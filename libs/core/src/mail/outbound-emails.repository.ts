@@ -47,6 +47,27 @@ const RECORD_FAILURE = defineStatement<[id: string, error: string]>({
   text: 'UPDATE outbound_emails SET last_error = $2, attempts = attempts + 1 WHERE id = $1',
 });
 
+const PURGE_BATCH = defineStatement<[cutoff: Date, batchSize: number]>({
+  name: 'purge_outbound_emails',
+  text: 'DELETE FROM outbound_emails WHERE id IN (SELECT id FROM outbound_emails WHERE created_at < $1 ORDER BY created_at LIMIT $2)',
+});
+
+// Relayed and not sent, with sends left: the e-mails whose job should exist. Keyset by (created_at, id).
+const UNSENT_RELAYED = defineStatement<[maxAttempts: number, afterTime: Date | null, afterId: string | null, limit: number], UnsentEmail>({
+  name: 'unsent_relayed_emails',
+  text: `SELECT id, created_at AS "createdAt" FROM outbound_emails
+ WHERE sent_at IS NULL AND relayed_at IS NOT NULL AND attempts < $1
+   AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
+ ORDER BY created_at, id
+ LIMIT $4`,
+});
+
+/** An e-mail handed to the queue and not sent yet, with the key its listing pages on. */
+export interface UnsentEmail {
+  id: string;
+  createdAt: Date;
+}
+
 /** The e-mail outbox. Relay and sending span every business, so those methods take no business id. */
 @Injectable()
 export class OutboundEmailsRepository {
@@ -104,5 +125,23 @@ export class OutboundEmailsRepository {
 
   async recordFailure(id: string, error: string): Promise<void> {
     await this.database.execute(RECORD_FAILURE, [id, error]);
+  }
+
+  /**
+   * The e-mails relayed to the queue and not sent, with fewer than `maxAttempts` sends made, after
+   * `after` in (created_at, id) order: their jobs should be queued (or running) unless Redis lost them.
+   */
+  findUnsentRelayed(maxAttempts: number, after: UnsentEmail | null, limit: number): Promise<UnsentEmail[]> {
+    return this.database.rows(UNSENT_RELAYED, [maxAttempts, after?.createdAt ?? null, after?.id ?? null, limit]);
+  }
+
+  /** Deletes e-mails created before `cutoff`, sent or not, in batches (docs/design-record.md#d18). Returns how many. */
+  async purgeCreatedBefore(cutoff: Date, batchSize = 1000): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const deleted = await this.database.execute(PURGE_BATCH, [cutoff, batchSize]);
+      purged += deleted;
+      if (deleted < batchSize) return purged;
+    }
   }
 }

@@ -46,6 +46,8 @@ export interface CalendarEventData {
 @Index('outbound_emails_appointment_idx', ['appointmentId'])
 // The 30-day purge deletes by age across businesses (docs/design-record.md#d18).
 @Index('outbound_emails_created_idx', ['createdAt'])
+// The e-mail sweep looks for unsent e-mails whose job Redis may have lost.
+@Index('outbound_emails_unsent_idx', ['createdAt', 'id'], { where: 'sent_at IS NULL' })
 export class OutboundEmailEntity {
   /** Also the id of its job in the `emails` queue. */
   @PrimaryColumn({ type: 'uuid' })

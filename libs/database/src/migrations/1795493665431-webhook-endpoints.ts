@@ -24,6 +24,7 @@ export class WebhookEndpoints1795493665431 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "notices_business_created_idx" ON "notices" ("business_id", "created_at", "id") `);
     await queryRunner.query(`CREATE INDEX "delivery_attempts_endpoint_idx" ON "delivery_attempts" ("endpoint_id", "attempted_at", "id") `);
     await queryRunner.query(`CREATE INDEX "outbound_emails_created_idx" ON "outbound_emails" ("created_at") `);
+    await queryRunner.query(`CREATE INDEX "outbound_emails_unsent_idx" ON "outbound_emails" ("created_at", "id") WHERE sent_at IS NULL`);
     await queryRunner.query(
       `ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_description_check" CHECK (char_length(description) <= 200)`,
     );
@@ -31,6 +32,7 @@ export class WebhookEndpoints1795493665431 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "webhook_endpoints" DROP CONSTRAINT "webhook_endpoints_description_check"`);
+    await queryRunner.query(`DROP INDEX "public"."outbound_emails_unsent_idx"`);
     await queryRunner.query(`DROP INDEX "public"."outbound_emails_created_idx"`);
     await queryRunner.query(`DROP INDEX "public"."delivery_attempts_endpoint_idx"`);
     await queryRunner.query(`DROP INDEX "public"."notices_business_created_idx"`);

@@ -57,6 +57,6 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /** Job id = row id: an e-mail handed over twice is one job. */
-function sendEmailJob(emailId: string): JobToAdd<SendEmailJobData> {
+export function sendEmailJob(emailId: string): JobToAdd<SendEmailJobData> {
   return { id: emailId, name: EmailJob.Send, data: { emailId } };
 }

@@ -10,5 +10,6 @@ export class MaintenanceSchedule implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.queues.maintenance.repeat(MaintenanceJob.PurgeIdempotencyRecords, PURGE_IDEMPOTENCY_EVERY_MS);
     await this.queues.maintenance.repeat(MaintenanceJob.PurgeNotices, PURGE_NOTICES_EVERY_MS);
+    await this.queues.maintenance.repeat(MaintenanceJob.PurgeEmails, PURGE_NOTICES_EVERY_MS);
   }
 }

@@ -1,6 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock } from '#core/clock/clock.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
-import { NOTICE_RETENTION_DAYS } from '#core/notices/notice-channel.js';
+import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
+import { NOTICE_RETENTION_DAYS, NOTICE_RETENTION_MS } from '#core/notices/notice-channel.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
 import { MaintenanceJob, type MaintenanceJobName } from '../queues.js';
 
@@ -12,21 +14,31 @@ export class MaintenanceTasks {
   constructor(
     private readonly idempotency: IdempotencyRepository,
     private readonly notices: NoticesRepository,
+    private readonly emails: OutboundEmailsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async run(name: MaintenanceJobName): Promise<{ purged: number }> {
     switch (name) {
       case MaintenanceJob.PurgeIdempotencyRecords: {
-        const purged = await this.idempotency.purgeExpired(new Date());
+        const purged = await this.idempotency.purgeExpired(this.clock.now());
         if (purged > 0) this.logger.log(`Purged ${purged} expired idempotency records`);
         return { purged };
       }
       case MaintenanceJob.PurgeNotices: {
-        const cutoff = new Date(Date.now() - NOTICE_RETENTION_DAYS * 24 * 60 * 60 * 1000);
-        const purged = await this.notices.purgeCreatedBefore(cutoff);
+        const purged = await this.notices.purgeCreatedBefore(this.retentionCutoff());
         if (purged > 0) this.logger.log(`Purged ${purged} change notices older than ${NOTICE_RETENTION_DAYS} days`);
         return { purged };
       }
+      case MaintenanceJob.PurgeEmails: {
+        const purged = await this.emails.purgeCreatedBefore(this.retentionCutoff());
+        if (purged > 0) this.logger.log(`Purged ${purged} e-mails older than ${NOTICE_RETENTION_DAYS} days`);
+        return { purged };
+      }
     }
+  }
+
+  private retentionCutoff(): Date {
+    return new Date(this.clock.now().getTime() - NOTICE_RETENTION_MS);
   }
 }

@@ -1,0 +1,61 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '#config/app-config.js';
+import { OutboundEmailsRepository, type UnsentEmail } from '#core/mail/outbound-emails.repository.js';
+import { EMAIL_ATTEMPTS } from '../email-retry.js';
+import { JobQueues } from '../job-queues.js';
+import { PollingLoop } from '../polling-loop.js';
+import { sendEmailJob } from './email-relay.js';
+
+/** E-mails handed over per page, and pages per sweep (the rest waits for the next sweep). */
+const SWEEP_PAGE = 500;
+const SWEEP_MAX_PAGES = 20;
+
+/**
+ * Hands the queue again every e-mail that was relayed, is not sent and has sends left, at start and
+ * every NOTICE_SWEEP_EVERY_MS: adding a job whose id is queued, delayed or running is a no-op, so
+ * only the e-mails whose job Redis lost (a restart without persistence) get one, as the notice
+ * deliveries' sweep does for them (docs/design-record.md#d10).
+ */
+@Injectable()
+export class EmailSweep implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(EmailSweep.name);
+  private readonly loop: PollingLoop;
+
+  constructor(
+    config: AppConfig,
+    private readonly emails: OutboundEmailsRepository,
+    private readonly queues: JobQueues,
+  ) {
+    this.loop = new PollingLoop({
+      what: 'E-mail sweep',
+      everyMs: config.NOTICE_SWEEP_EVERY_MS,
+      step: async () => {
+        await this.sweepOnce();
+        return false;
+      },
+      logger: this.logger,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Hands over the unsent e-mails' jobs; returns how many it handed to the queue. */
+  async sweepOnce(): Promise<number> {
+    let after: UnsentEmail | null = null;
+    let handed = 0;
+    for (let page = 0; page < SWEEP_MAX_PAGES; page += 1) {
+      const unsent = await this.emails.findUnsentRelayed(EMAIL_ATTEMPTS, after, SWEEP_PAGE);
+      await this.queues.emails.add(unsent.map(({ id }) => sendEmailJob(id)));
+      handed += unsent.length;
+      if (unsent.length < SWEEP_PAGE) break;
+      after = unsent[unsent.length - 1];
+    }
+    return handed;
+  }
+}
