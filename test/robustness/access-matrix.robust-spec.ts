@@ -3,7 +3,7 @@ import { loadContract, operationsById } from '#contract/openapi-document.js';
 import { generateApiKey } from '#core/api-keys/api-key-format.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { SCOPES, type Scope } from '#core/scopes/scope.js';
-import { E2eApi, type ApiResponse, type CallOptions } from '../utils/e2e-api.js';
+import { E2eApi, type ApiResponse, type CallMethod, type CallOptions } from '../utils/e2e-api.js';
 import { createKey } from '../utils/tenant-factory.js';
 import { testSql, type TestSql } from '../utils/test-context.js';
 import { representativeCases, type RepresentativeCase } from './support/representative-requests.js';
@@ -96,16 +96,25 @@ describe("another business's ids: always 404 NOT_FOUND, never its data", () => {
     const idempotency = () => ({ 'Idempotency-Key': `cross-${Math.random().toString(36).slice(2)}` });
     const pathOperations = [...operations.values()].filter((o) => o.path.includes('{id}'));
     const tried: string[] = [];
-    for (const [path, init] of [
-      [`/appointments/${theirs.activeAppointments[0]}`, {}],
-      [`/appointments/${theirs.activeAppointments[0]}/reschedule`, { body: { startAt: slot }, headers: idempotency() }],
-      [`/appointments/${theirs.activeAppointments[1]}/cancel`, { body: { reason: 'Not mine to cancel.' }, headers: idempotency() }],
-      [`/clients/${theirs.clients[0]}`, {}],
-      [`/payments/${theirs.payments[0]}`, {}],
-      [`/sales/${theirs.sales[0]}`, {}],
-      [`/staff/${theirs.staff.ana}`, {}],
-    ] as const) {
-      const method = 'body' in init ? 'POST' : 'GET';
+    const json = (body: object) => ({ body, headers: { 'Content-Type': 'application/json' } });
+    const cases: [CallMethod, string, Partial<CallOptions>][] = [
+      ['GET', `/appointments/${theirs.activeAppointments[0]}`, {}],
+      ['POST', `/appointments/${theirs.activeAppointments[0]}/reschedule`, { body: { startAt: slot }, headers: idempotency() }],
+      ['POST', `/appointments/${theirs.activeAppointments[1]}/cancel`, { body: { reason: 'Not mine to cancel.' }, headers: idempotency() }],
+      ['GET', `/clients/${theirs.clients[0]}`, {}],
+      ['GET', `/payments/${theirs.payments[0]}`, {}],
+      ['GET', `/sales/${theirs.sales[0]}`, {}],
+      ['GET', `/staff/${theirs.staff.ana}`, {}],
+      ['GET', `/webhook-endpoints/${theirs.endpoints.hook}`, {}],
+      ['PATCH', `/webhook-endpoints/${theirs.endpoints.hook}`, json({ active: false })],
+      ['DELETE', `/webhook-endpoints/${theirs.endpoints.hook}`, {}],
+      ['POST', `/webhook-endpoints/${theirs.endpoints.hook}/rotate-secret`, { headers: idempotency() }],
+      ['POST', `/webhook-endpoints/${theirs.endpoints.hook}/test`, { headers: idempotency() }],
+      ['GET', `/webhook-endpoints/${theirs.endpoints.hook}/deliveries`, {}],
+      ['GET', `/events/${theirs.events[0]}`, {}],
+      ['POST', `/events/${theirs.events[0]}/redeliver`, { headers: idempotency() }],
+    ];
+    for (const [method, path, init] of cases) {
       expectNotFound(await api.call(method, path, { key, ...init }), `${method} ${path}`);
       tried.push(`${method.toLowerCase()} ${path.replace(/[0-9a-f-]{36}/, '{id}')}`);
     }
@@ -116,6 +125,15 @@ describe("another business's ids: always 404 NOT_FOUND, never its data", () => {
       expectNotFound(await api.get(`/availability?${query}&${day}`, { key }), `GET /availability?${query}`);
     }
     expect(await appointmentsOf(theirs)).toEqual(before);
+    // Their endpoint is untouched, and my event cannot be sent to it.
+    const [endpoint] = await db.query<{ enabled: boolean }[]>('SELECT enabled FROM webhook_endpoints WHERE id = $1', [
+      theirs.endpoints.hook,
+    ]);
+    expect(endpoint).toEqual({ enabled: true });
+    expectNotFound(
+      await api.post(`/events/${mine.events[0]}/redeliver`, { key, headers: idempotency(), body: { endpointId: theirs.endpoints.hook } }),
+      'redeliver to their endpointId',
+    );
   });
 
   it('in a body: staffId, serviceId and client.id of a booking, staffId of a reschedule', async () => {

@@ -29,6 +29,8 @@ function showsLaterScopes(path: string, status: number, text: string): boolean {
   return scopes.some(({ scope }) => !FROZEN_SCOPES.has(scope));
 }
 
+export type CallMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
 export interface CallOptions {
   key?: string;
   /** Send the key in X-API-Key instead of Authorization: Bearer. */
@@ -70,7 +72,7 @@ export class E2eApi {
     return new E2eApi(app);
   }
 
-  async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', path: string, options: CallOptions = {}): Promise<ApiResponse> {
+  async call(method: CallMethod, path: string, options: CallOptions = {}): Promise<ApiResponse> {
     const url =
       path.startsWith('/v1/') || path.startsWith('/docs') || path.startsWith('/health') || path === '/metrics' ? path : `${BASE}${path}`;
     let req = request(this.app.getHttpServer())[method.toLowerCase() as 'get'](url);

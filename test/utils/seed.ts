@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { BusinessRefMap, FixtureBusiness } from '#core/fixtures/fixture-file.js';
 import { FixturesService } from '#core/fixtures/fixtures.service.js';
+import type { NoticeBody } from '#core/notices/notice-body.js';
+import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
 import { SCOPES, type Scope } from '#core/scopes/scope.js';
+import { recordNotice } from './notice-setup.js';
 import { startTestContext, type TestContext } from './test-context.js';
 
 /** A business of the fixture format, every field optional: seed() fills in the rest. */
@@ -55,6 +58,14 @@ export async function seed(business: SeedBusiness = {}, settings: Record<string,
   } finally {
     await context.close();
   }
+}
+
+/**
+ * A notice in the business's event log, recorded as a write records it (the fixture format makes
+ * none: its loads are not changes partners are told about).
+ */
+export async function seedNotice(business: { id: string; slug: string }, type: WebhookEventType = 'client.created'): Promise<NoticeBody> {
+  return recordNotice((await testDatabaseSeeder()).app, business, type);
 }
 
 /** The seeding application of this test file on the test database, once started. */

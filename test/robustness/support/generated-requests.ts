@@ -21,7 +21,7 @@ export type KeySpec =
 /** One request, as generated: symbolic where the run supplies the value (a fresh key). */
 export interface GeneratedRequest {
   operationId: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path template of the document (`/appointments/{id}/reschedule`). */
   template: string;
   /** The path id, decoded (it is percent-encoded when sent). */
@@ -42,6 +42,8 @@ export interface Expectation {
   code?: string;
   /** For a refusal of valid-looking input: the only field paths a 400 may name. */
   semanticPaths?: string[];
+  /** For a refusal of valid-looking input: codes other than VALIDATION_FAILED a 400 may carry (without field paths). */
+  semanticCodes?: string[];
   /** The input passed every rule the contract states (the request may still be refused by a business rule). */
   valid: boolean;
 }
@@ -78,9 +80,22 @@ const SEMANTIC_PATHS: Record<string, string[]> = {
   listClients: ['/query/updatedSince'],
   listPayments: ['/query/updatedSince'],
   listSales: ['/query/updatedSince'],
+  listEvents: ['/query/createdSince'],
+  // An endpoint that is not active (docs/design-record.md#d18).
+  redeliverEvent: ['/endpointId'],
 };
 
-const SUCCESS: Record<string, number> = { createAppointment: 201, createClient: 201 };
+/** 400 codes of business rules on a value the schema let through, that name no field. */
+const SEMANTIC_CODES: Record<string, string[]> = {
+  // The address rules (docs/design-record.md#d9): a string the schema admits that is no https URL of a public host.
+  createWebhookEndpoint: ['WEBHOOK_URL_REFUSED'],
+  updateWebhookEndpoint: ['WEBHOOK_URL_REFUSED'],
+};
+
+/** The one 2xx status the document gives the operation. */
+function successStatus(entry: OperationEntry): number {
+  return Number(Object.keys(entry.operation.responses ?? {}).find((status) => /^2\d\d$/.test(status)));
+}
 
 function text(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -118,8 +133,9 @@ export class GeneratedRequests {
     if (!entry) throw new Error(`No operation ${operationId}`);
     const parameters = this.parameters(entry);
     const hasId = parameters.some((p) => p.in === 'path');
-    const isWrite = entry.method === 'post';
     const bodySchema = this.bodySchema(entry);
+    // Only an operation that takes a body is sent one, with a media type.
+    const isWrite = bodySchema !== undefined;
 
     const pathId = hasId
       ? fc.oneof(
@@ -217,7 +233,7 @@ export class GeneratedRequests {
       })
       .map((parts) => ({
         operationId,
-        method: isWrite ? 'POST' : 'GET',
+        method: entry.method.toUpperCase() as GeneratedRequest['method'],
         template: entry.path,
         ...parts,
       }));
@@ -303,8 +319,9 @@ export class GeneratedRequests {
   /** What the API must answer, by the order of checks (D2): key, rate, plan, scope, then input. */
   expectation(request: GeneratedRequest): Expectation {
     const { operationId } = request;
-    const ok = SUCCESS[operationId] ?? 200;
+    const ok = successStatus(this.operations.get(operationId)!);
     const semanticPaths = SEMANTIC_PATHS[operationId] ?? [];
+    const semanticCodes = SEMANTIC_CODES[operationId] ?? [];
     if (request.key.kind !== 'valid') return { statuses: [401], code: 'API_KEY_INVALID', valid: false };
     if (request.idempotency) {
       const header = request.idempotency;
@@ -320,7 +337,7 @@ export class GeneratedRequests {
     }
     const badId = request.pathId !== undefined && !UUID.test(request.pathId);
 
-    if (request.method === 'POST') {
+    if (this.bodySchema(this.operations.get(operationId)!) !== undefined) {
       // The body is read before the path id is looked at (Nest resolves the last parameter
       // first): an unreadable body wins over a malformed id, ...
       const type = (request.contentType ?? '').split(';')[0].trim().toLowerCase();
@@ -331,7 +348,11 @@ export class GeneratedRequests {
       const result = this.validator.validateBody(operationId, request.body);
       if (!result.ok) return badId ? { statuses: [400, 404], valid: false } : { statuses: [400], code: 'VALIDATION_FAILED', valid: false };
       if (badId) return { statuses: [404], code: 'NOT_FOUND', valid: false };
-      return { statuses: [ok, 400, 404, 409], semanticPaths, valid: true };
+      return { statuses: [ok, 400, 404, 409], semanticPaths, semanticCodes, valid: true };
+    }
+    // A write without a body (rotate-secret, test): after the Idempotency-Key, only the path id.
+    if (request.method !== 'GET' && request.pathId !== undefined) {
+      return badId ? { statuses: [404], code: 'NOT_FOUND', valid: false } : { statuses: [ok, 404, 409], valid: true };
     }
     if (badId) return { statuses: [404], code: 'NOT_FOUND', valid: false };
 

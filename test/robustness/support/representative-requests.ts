@@ -14,7 +14,7 @@ export interface RepresentativeCase {
   label: string;
   /** The request itself breaks the document (bad input): a validating proxy would refuse it. */
   invalidRequest: boolean;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to /v1/api, query string included. */
   path: string;
   key: CaseKey;
@@ -79,7 +79,15 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
   const add = (c: Draft) => cases.push(c);
 
   // What every operation shares: the key, rate, plan and scope gates (D2).
-  const everyOperation: [string, 'GET' | 'POST', string, string | undefined][] = [
+  const hook = `/webhook-endpoints/${salon.endpoints.hook}`;
+  const event = salon.events[0] ?? unknownId;
+  const newEndpoint = {
+    url: 'http://127.0.0.1:9/representative',
+    events: ['client.created'],
+  } satisfies RequestBody<'createWebhookEndpoint'>;
+  const endpointChange = { description: 'Representative' } satisfies RequestBody<'updateWebhookEndpoint'>;
+  const redeliver = { endpointId: salon.endpoints.hook } satisfies RequestBody<'redeliverEvent'>;
+  const everyOperation: [string, RepresentativeCase['method'], string, string | undefined][] = [
     ['getMe', 'GET', '/me', undefined],
     ['listAppointments', 'GET', `/appointments?${range}`, undefined],
     ['createAppointment', 'POST', '/appointments', JSON.stringify(booking)],
@@ -97,9 +105,21 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     ['listStaff', 'GET', '/staff', undefined],
     ['getStaffMember', 'GET', `/staff/${salon.staff.ana}`, undefined],
     ['getAvailability', 'GET', `/availability?${availabilityRange}`, undefined],
+    ['listWebhookEndpoints', 'GET', '/webhook-endpoints', undefined],
+    ['createWebhookEndpoint', 'POST', '/webhook-endpoints', JSON.stringify(newEndpoint)],
+    ['getWebhookEndpoint', 'GET', hook, undefined],
+    ['updateWebhookEndpoint', 'PATCH', hook, JSON.stringify(endpointChange)],
+    ['deleteWebhookEndpoint', 'DELETE', `/webhook-endpoints/${salon.endpoints.doomed}`, undefined],
+    ['rotateWebhookEndpointSecret', 'POST', `${hook}/rotate-secret`, undefined],
+    ['testWebhookEndpoint', 'POST', `${hook}/test`, undefined],
+    ['listWebhookDeliveries', 'GET', `${hook}/deliveries`, undefined],
+    ['listEvents', 'GET', '/events', undefined],
+    ['getEvent', 'GET', `/events/${event}`, undefined],
+    ['redeliverEvent', 'POST', `/events/${event}/redeliver`, JSON.stringify(redeliver)],
   ];
   for (const [operationId, method, path, body] of everyOperation) {
-    const headers = method === 'POST' ? write() : {};
+    const idempotent: Record<string, string> = body === undefined ? { 'Idempotency-Key': randomUUID() } : write();
+    const headers: Record<string, string> = method === 'POST' ? idempotent : body === undefined ? {} : json;
     add({
       operationId,
       status: 401,
@@ -482,6 +502,272 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     label: 'an unknown service',
     method: 'GET',
     path: `/availability?serviceId=${unknownId}&from=2031-01-01T00:00:00Z&to=2031-01-02T00:00:00Z`,
+  });
+
+  // Webhook endpoints and the event log (1.3.0).
+  add({ operationId: 'listWebhookEndpoints', status: 200, label: 'the endpoints', method: 'GET', path: '/webhook-endpoints' });
+  add({
+    operationId: 'createWebhookEndpoint',
+    status: 201,
+    label: 'a new endpoint',
+    method: 'POST',
+    path: '/webhook-endpoints',
+    headers: write(),
+    body: JSON.stringify(newEndpoint),
+  });
+  add({
+    operationId: 'createWebhookEndpoint',
+    status: 400,
+    code: 'WEBHOOK_URL_REFUSED',
+    // A string as the schema asks: only the address rules refuse it.
+    invalidRequest: false,
+    label: 'an address that is not a URL',
+    method: 'POST',
+    path: '/webhook-endpoints',
+    headers: write(),
+    body: JSON.stringify({ ...newEndpoint, url: 'hooks.example.com/in' }),
+  });
+  add({
+    operationId: 'createWebhookEndpoint',
+    status: 201,
+    label: 'an endpoint, under an Idempotency-Key the next case repeats',
+    method: 'POST',
+    path: '/webhook-endpoints',
+    headers: write({ 'Idempotency-Key': `reused-${unknownId}` }),
+    body: JSON.stringify({ ...newEndpoint, url: 'http://127.0.0.1:9/first' }),
+  });
+  add({
+    operationId: 'createWebhookEndpoint',
+    status: 409,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    label: 'that Idempotency-Key with another body',
+    method: 'POST',
+    path: '/webhook-endpoints',
+    headers: write({ 'Idempotency-Key': `reused-${unknownId}` }),
+    body: JSON.stringify({ ...newEndpoint, url: 'http://127.0.0.1:9/second' }),
+  });
+  add({
+    operationId: 'createWebhookEndpoint',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'POST',
+    path: '/webhook-endpoints',
+    headers: write(),
+    body: oversized(newEndpoint),
+  });
+  add({
+    operationId: 'createWebhookEndpoint',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'text/plain',
+    method: 'POST',
+    path: '/webhook-endpoints',
+    headers: write({ 'Content-Type': 'text/plain' }),
+    body: JSON.stringify(newEndpoint),
+  });
+  add({ operationId: 'getWebhookEndpoint', status: 200, label: 'an endpoint', method: 'GET', path: hook });
+  add({
+    operationId: 'getWebhookEndpoint',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown id',
+    method: 'GET',
+    path: `/webhook-endpoints/${unknownId}`,
+  });
+  add({
+    operationId: 'updateWebhookEndpoint',
+    status: 200,
+    label: 'a new description',
+    method: 'PATCH',
+    path: hook,
+    headers: json,
+    body: JSON.stringify(endpointChange),
+  });
+  add({
+    operationId: 'updateWebhookEndpoint',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'no field',
+    method: 'PATCH',
+    path: hook,
+    headers: json,
+    body: '{}',
+  });
+  add({
+    operationId: 'updateWebhookEndpoint',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown id',
+    method: 'PATCH',
+    path: `/webhook-endpoints/${unknownId}`,
+    headers: json,
+    body: JSON.stringify(endpointChange),
+  });
+  add({
+    operationId: 'updateWebhookEndpoint',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'PATCH',
+    path: hook,
+    headers: json,
+    body: oversized(endpointChange),
+  });
+  add({
+    operationId: 'updateWebhookEndpoint',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'text/plain',
+    method: 'PATCH',
+    path: hook,
+    headers: { 'Content-Type': 'text/plain' },
+    body: JSON.stringify(endpointChange),
+  });
+  add({
+    operationId: 'deleteWebhookEndpoint',
+    status: 204,
+    label: 'an endpoint',
+    method: 'DELETE',
+    path: `/webhook-endpoints/${salon.endpoints.doomed}`,
+  });
+  add({
+    operationId: 'deleteWebhookEndpoint',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'the endpoint just deleted',
+    method: 'DELETE',
+    path: `/webhook-endpoints/${salon.endpoints.doomed}`,
+  });
+  for (const [operationId, path] of [
+    ['rotateWebhookEndpointSecret', `${hook}/rotate-secret`],
+    ['testWebhookEndpoint', `${hook}/test`],
+  ] as const) {
+    // Its Idempotency-Key is repeated on another endpoint below.
+    add({
+      operationId,
+      status: 200,
+      label: 'the endpoint',
+      method: 'POST',
+      path,
+      headers: { 'Idempotency-Key': `${operationId}-${unknownId}` },
+    });
+    add({ operationId, status: 400, code: 'IDEMPOTENCY_KEY_INVALID', label: 'no Idempotency-Key', method: 'POST', path });
+    add({
+      operationId,
+      status: 404,
+      code: 'NOT_FOUND',
+      label: 'an unknown endpoint',
+      method: 'POST',
+      path: path.replace(salon.endpoints.hook, unknownId),
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    add({
+      operationId,
+      status: 409,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      label: 'an Idempotency-Key used on another endpoint',
+      method: 'POST',
+      path: path.replace(salon.endpoints.hook, salon.endpoints.spare),
+      headers: { 'Idempotency-Key': `${operationId}-${unknownId}` },
+    });
+  }
+  add({ operationId: 'listWebhookDeliveries', status: 200, label: 'a page', method: 'GET', path: `${hook}/deliveries?limit=5` });
+  add({
+    operationId: 'listWebhookDeliveries',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'limit 101',
+    method: 'GET',
+    path: `${hook}/deliveries?limit=101`,
+  });
+  add({
+    operationId: 'listWebhookDeliveries',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown endpoint',
+    method: 'GET',
+    path: `/webhook-endpoints/${unknownId}/deliveries`,
+  });
+  add({ operationId: 'listEvents', status: 200, label: 'a page', method: 'GET', path: '/events?limit=1' });
+  add({
+    operationId: 'listEvents',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'an unknown type',
+    method: 'GET',
+    path: '/events?type=client.deleted',
+  });
+  add({ operationId: 'getEvent', status: 200, label: 'an event', method: 'GET', path: `/events/${event}` });
+  add({ operationId: 'getEvent', status: 404, code: 'NOT_FOUND', label: 'an unknown id', method: 'GET', path: `/events/${unknownId}` });
+  const redeliverOf = (id: string) => `/events/${id}/redeliver`;
+  add({
+    operationId: 'redeliverEvent',
+    status: 202,
+    label: 'to one endpoint',
+    method: 'POST',
+    path: redeliverOf(event),
+    headers: write(),
+    body: JSON.stringify(redeliver),
+  });
+  add({
+    operationId: 'redeliverEvent',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'an endpointId that is not a UUID',
+    method: 'POST',
+    path: redeliverOf(event),
+    headers: write(),
+    body: JSON.stringify({ endpointId: 'hook' }),
+  });
+  add({
+    operationId: 'redeliverEvent',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown event',
+    method: 'POST',
+    path: redeliverOf(unknownId),
+    headers: write(),
+    body: '{}',
+  });
+  add({
+    operationId: 'redeliverEvent',
+    status: 202,
+    label: 'to another endpoint, under an Idempotency-Key the next case repeats',
+    method: 'POST',
+    path: redeliverOf(event),
+    headers: write({ 'Idempotency-Key': `redeliver-${unknownId}` }),
+    body: JSON.stringify({ endpointId: salon.endpoints.spare }),
+  });
+  add({
+    operationId: 'redeliverEvent',
+    status: 409,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    label: 'that Idempotency-Key with another body',
+    method: 'POST',
+    path: redeliverOf(event),
+    headers: write({ 'Idempotency-Key': `redeliver-${unknownId}` }),
+    body: JSON.stringify(redeliver),
+  });
+  add({
+    operationId: 'redeliverEvent',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'POST',
+    path: redeliverOf(event),
+    headers: write(),
+    body: oversized(redeliver),
+  });
+  add({
+    operationId: 'redeliverEvent',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'application/xml',
+    method: 'POST',
+    path: redeliverOf(event),
+    headers: write({ 'Content-Type': 'application/xml' }),
+    body: '<endpointId/>',
   });
 
   return cases.map((c): RepresentativeCase => ({

@@ -3,7 +3,7 @@ import type { FixtureAppointment, FixtureBusiness, FixturePayment, FixtureSale }
 import { SCOPES } from '#core/scopes/scope.js';
 import { ALL_WEEK } from '../../factories/booking-fixture.js';
 import type { Tenant } from '../../utils/tenant-factory.js';
-import { seed } from '../../utils/seed.js';
+import { seed, seedNotice } from '../../utils/seed.js';
 
 /** The first year of the slots the suites book into: always in the future, always the same shape. */
 export const BOOKING_YEAR = new Date().getUTCFullYear() + 2;
@@ -27,6 +27,10 @@ export interface RobustSalon {
   inactiveAppointments: string[];
   payments: string[];
   sales: string[];
+  /** Webhook endpoints (to http://127.0.0.1:9, where nothing listens): `hook` to read and change, `doomed` to delete. */
+  endpoints: { hook: string; spare: string; doomed: string };
+  /** Notices in the event log (client.created); none when the salon was loaded into another database. */
+  events: string[];
   /** Names that only this business has, to look for in another business's answers. */
   secrets: string[];
 }
@@ -123,9 +127,16 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, settings
       payments,
       sales,
       keys: [{ ref: 'all', member: 'owner', name: 'All scopes', scopes: SCOPES }],
+      webhooks: ['hook', 'spare', 'doomed'].map((ref) => ({
+        ref,
+        url: `http://127.0.0.1:9/${ref}-${tag}`,
+        events: ['client.created', 'appointment.created'] as const,
+      })),
     },
     settings,
   );
+  const business = { id: loaded.id, slug };
+  const events = Object.keys(settings).length === 0 ? [(await seedNotice(business)).id, (await seedNotice(business)).id] : [];
   return {
     tenant: { businessId: loaded.id, slug, ownerEmail, key: loaded.keys.all.key, prefix: loaded.keys.all.prefix },
     staff: { ana: loaded.staff.ana, rui: loaded.staff.rui, bea: loaded.staff.bea },
@@ -135,6 +146,8 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, settings
     inactiveAppointments: inactive.map((_, i) => loaded.appointments[`inactive${i}`]),
     payments: payments.map((p) => loaded.payments[p.ref]),
     sales: sales.map((s) => loaded.sales[s.ref]),
+    endpoints: { hook: loaded.webhooks.hook.id, spare: loaded.webhooks.spare.id, doomed: loaded.webhooks.doomed.id },
+    events,
     secrets: [...clientNames, `Ana ${tag}`, `Corte ${tag}`, `secret reason ${tag}`, `secret note ${tag}`, `secret notes ${tag}`],
   };
 }

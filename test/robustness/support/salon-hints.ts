@@ -87,10 +87,15 @@ const recent = (): fc.Arbitrary<string> =>
 export type CursorPool = Record<string, string[]>;
 
 /** What makes generated requests meet this salon's data: its ids, free slots, real phones. */
+/** Addresses where nothing listens, on this machine (tests allow private addresses): sends fail at once. */
+const hookUrl = (): fc.Arbitrary<string> => fc.integer({ min: 0, max: 999 }).map((n) => `http://127.0.0.1:9/generated-${n}`);
+
 export function salonHints(salon: RobustSalon, cursors: CursorPool): Record<string, OperationHints> {
   const staff = fc.constantFrom(salon.staff.ana, salon.staff.ana, salon.staff.rui, salon.staff.bea);
   const services = fc.constantFrom(salon.services.cut, salon.services.cut, salon.services.color, salon.services.retired);
   const appointments = fc.constantFrom(...salon.activeAppointments, ...salon.inactiveAppointments);
+  const endpoints = fc.constantFrom(salon.endpoints.hook, salon.endpoints.spare);
+  const events = salon.events.length > 0 ? fc.constantFrom(...salon.events) : fc.uuid();
   const cursorOf = (operationId: string): Hints => {
     const pool = cursors[operationId] ?? [];
     return pool.length > 0 ? { cursor: fc.constantFrom(...pool) } : {};
@@ -150,5 +155,16 @@ export function salonHints(salon: RobustSalon, cursors: CursorPool): Record<stri
         to: januaryDay(4, 31),
       },
     },
+    createWebhookEndpoint: { body: { '/url': hookUrl() } },
+    getWebhookEndpoint: { ids: endpoints },
+    updateWebhookEndpoint: { ids: endpoints, body: { '/url': hookUrl() } },
+    // One endpoint of its own: the others are still to be rotated, tested and read.
+    deleteWebhookEndpoint: { ids: fc.constant(salon.endpoints.doomed) },
+    rotateWebhookEndpointSecret: { ids: endpoints },
+    testWebhookEndpoint: { ids: endpoints },
+    listWebhookDeliveries: { ids: endpoints, query: cursorOf('listWebhookDeliveries') },
+    listEvents: { query: { createdSince: recent(), ...cursorOf('listEvents') } },
+    getEvent: { ids: events },
+    redeliverEvent: { ids: events, body: { '/endpointId': endpoints } },
   };
 }

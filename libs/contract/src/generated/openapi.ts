@@ -3361,14 +3361,14 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_INVALID: the Idempotency-Key header is missing, sent twice, or does not match its pattern. */
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS (with Retry-After). */
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3420,14 +3420,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_INVALID: the Idempotency-Key header is missing, sent twice, or does not match its pattern. */
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS (with Retry-After). */
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
