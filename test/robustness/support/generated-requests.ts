@@ -366,7 +366,8 @@ export class GeneratedRequests {
     const { cursor, ...rest } = parseQueryString(GeneratedRequests.queryString(request.query).slice(1)) as Record<string, unknown>;
     const result = this.validator.validateQuery(operationId, rest);
     if (!result.ok) return { statuses: [400], code: 'VALIDATION_FAILED', valid: false };
-    const notFound = QUERY_IDS_MUST_EXIST.has(operationId) ? [404] : [];
+    // A list under a path id (an endpoint's deliveries) is 404 when that id is not one of the business's.
+    const notFound = QUERY_IDS_MUST_EXIST.has(operationId) || request.pathId !== undefined ? [404] : [];
     if (cursor !== undefined) return { statuses: [200, 400, ...notFound], semanticPaths: ['/query/cursor', ...semanticPaths], valid: true };
     return { statuses: [200, ...(semanticPaths.length > 0 ? [400] : []), ...notFound], semanticPaths, valid: true };
   }
