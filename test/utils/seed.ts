@@ -62,10 +62,21 @@ export async function seed(business: SeedBusiness = {}, settings: Record<string,
 
 /**
  * A notice in the business's event log, recorded as a write records it (the fixture format makes
- * none: its loads are not changes partners are told about).
+ * none: its loads are not changes partners are told about). `settings` as for seed().
  */
-export async function seedNotice(business: { id: string; slug: string }, type: WebhookEventType = 'client.created'): Promise<NoticeBody> {
-  return recordNotice((await testDatabaseSeeder()).app, business, type);
+export async function seedNotice(
+  business: { id: string; slug: string },
+  type: WebhookEventType = 'client.created',
+  settings: Record<string, string> = {},
+): Promise<NoticeBody> {
+  if (Object.keys(settings).length === 0) return recordNotice((await testDatabaseSeeder()).app, business, type);
+  // Another server, as seed() does with `settings`.
+  const context = await startTestContext({ app: 'admin', config: settings });
+  try {
+    return await recordNotice(context.app, business, type);
+  } finally {
+    await context.close();
+  }
 }
 
 /** The seeding application of this test file on the test database, once started. */

@@ -58,6 +58,7 @@ describe('admin: change notices', () => {
       business: slug,
       url: 'https://hooks.example/in',
       events: ['client.created', 'sale.created'],
+      description: null,
       createdAt: expect.any(String),
     });
     const { rows } = await db.query('SELECT secret, events, enabled, created_by_member_id FROM webhook_endpoints WHERE id = $1', [
@@ -95,14 +96,15 @@ describe('admin: change notices', () => {
       ['webhook', 'create', '--business', slug, '--url', 'http://hooks.example/in', '--events', 'client.created'],
       strict,
     );
-    expect(http.error.errors).toEqual([{ path: '/url', message: 'the address must be an https URL' }]);
+    expect(http.error).toEqual({ code: 'WEBHOOK_URL_REFUSED', detail: 'The address is refused: the address must be an https URL.' });
     const metadata = await admin(
       ['webhook', 'create', '--business', slug, '--url', 'https://169.254.169.254/', '--events', 'client.created'],
       strict,
     );
-    expect(metadata.error.errors).toEqual([
-      { path: '/url', message: 'the address must not point to a non-public address (link-local (cloud metadata))' },
-    ]);
+    expect(metadata.error).toEqual({
+      code: 'WEBHOOK_URL_REFUSED',
+      detail: 'The address is refused: the address must not point to a non-public address (link-local (cloud metadata)).',
+    });
 
     const staff = await admin([
       'business',
@@ -389,7 +391,8 @@ describe('admin: change notices', () => {
     );
     await db.query('UPDATE notices SET relayed_at = now() WHERE id = $1', [noticeId]);
     await db.query(
-      `INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms, error) VALUES (gen_random_uuid(), $1, now(), 500, 31, 'HTTP 500')`,
+      `INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
+       SELECT gen_random_uuid(), id, endpoint_id, 1, now(), 500, 31, 'HTTP 500' FROM notice_deliveries WHERE id = $1`,
       [rows[0].id],
     );
 

@@ -456,7 +456,8 @@ describe('notice retention', () => {
       [oldDelivery, business.id, old, endpoint.id],
     );
     await db.query(
-      `INSERT INTO delivery_attempts (id, delivery_id, attempted_at, status_code, duration_ms) VALUES ($1, $2, now() - interval '31 days', 200, 12)`,
+      `INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms)
+       SELECT $1, id, endpoint_id, 1, now() - interval '31 days', 200, 12 FROM notice_deliveries WHERE id = $2`,
       [newId(), oldDelivery],
     );
     const recent = await recordNotice(app, business);

@@ -196,7 +196,7 @@ describe('address checks at registration and through the worker', () => {
           (error: unknown) => error,
         );
       expect(refused).toBeInstanceOf(DomainError);
-      expect((refused as DomainError).fieldErrors).toEqual([{ path: '/url', message: expect.any(String) }]);
+      expect({ url, code: (refused as DomainError).code }).toEqual({ url, code: 'WEBHOOK_URL_REFUSED' });
     }
     const [{ n }] = await testSql(app).query<{ n: string }[]>('SELECT count(*) AS n FROM webhook_endpoints WHERE business_id = $1', [
       business.id,

@@ -29,7 +29,7 @@ export interface RobustSalon {
   sales: string[];
   /** Webhook endpoints (to http://127.0.0.1:9, where nothing listens): `hook` to read and change, `doomed` to delete. */
   endpoints: { hook: string; spare: string; doomed: string };
-  /** Notices in the event log (client.created); none when the salon was loaded into another database. */
+  /** Notices in the event log (client.created). */
   events: string[];
   /** Names that only this business has, to look for in another business's answers. */
   secrets: string[];
@@ -136,7 +136,7 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, settings
     settings,
   );
   const business = { id: loaded.id, slug };
-  const events = Object.keys(settings).length === 0 ? [(await seedNotice(business)).id, (await seedNotice(business)).id] : [];
+  const events = [(await seedNotice(business, 'client.created', settings)).id, (await seedNotice(business, 'client.created', settings)).id];
   return {
     tenant: { businessId: loaded.id, slug, ownerEmail, key: loaded.keys.all.key, prefix: loaded.keys.all.prefix },
     staff: { ana: loaded.staff.ana, rui: loaded.staff.rui, bea: loaded.staff.bea },
