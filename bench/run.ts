@@ -21,6 +21,7 @@ import { bookingScenario } from './scenarios/s4-booking.js';
 import { floodScenario } from './scenarios/s5-flood.js';
 import { noticesScenario } from './scenarios/s6-notices.js';
 import { availabilityScenario } from './scenarios/s7-availability.js';
+import { fairDeliveryScenario } from './scenarios/s8-fair-delivery.js';
 import { APP_CORE, databaseUrl, LOAD_CORE, parseArgs, REDIS_URL, REPO_ROOT, RUN_NAME } from './settings.js';
 
 const started = performance.now();
@@ -99,6 +100,7 @@ try {
     ['S5', 'rate limiter flood', floodScenario],
     ['S6', 'change notices', noticesScenario],
     ['S7', 'GET /availability, 7 and 31 days', availabilityScenario],
+    ['S8', 'fair delivery beside a tarpit', fairDeliveryScenario],
   ];
   for (const [id, title, scenario] of rest) {
     if (!wanted(id)) continue;

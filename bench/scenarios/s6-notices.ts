@@ -18,7 +18,7 @@ const DELIVERY_CONCURRENCY = 20;
 const WORKER_SETTINGS = { WEBHOOKS_ALLOW_PRIVATE: 'true', NOTICE_RELAY_POLL_MS: '1000' };
 const ROUND_TIMEOUT_MS = 120_000;
 
-interface Notice {
+export interface Notice {
   businessId: string;
   body: NoticeBody;
 }
@@ -68,7 +68,7 @@ export async function noticesScenario(bench: Bench): Promise<ScenarioReport> {
     };
     const samples = await bench.interleave('S6', [workerArm, senderArm]);
     const workerRates = samples.worker.map((s) => s.rate);
-    const latency = await latencyRun(bench, pool, receiver, notices, median(workerRates) / 4);
+    const latency = await latencyRun(bench.options.latencySeconds, pool, receiver, notices, median(workerRates) / 4);
     bench.log(`  S6 latency at ${latency.rate.toFixed(0)}/s: p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms`);
     const report: ScenarioReport = {
       id: 'S6',
@@ -141,7 +141,7 @@ function describeDeliveries(s: DeliverySample): string {
  * (S4's bookings) as relayed, so the worker delivers only this scenario's notices. Returns each
  * business's endpoint secret.
  */
-async function prepareEndpoints(pool: pg.Pool, url: string): Promise<EndpointSecrets> {
+export async function prepareEndpoints(pool: pg.Pool, url: string): Promise<EndpointSecrets> {
   await pool.query('UPDATE webhook_endpoints SET url = $1', [url]);
   await pool.query('UPDATE notices SET relayed_at = now() WHERE relayed_at IS NULL');
   await pool.query('UPDATE outbound_emails SET relayed_at = now() WHERE relayed_at IS NULL');
@@ -154,9 +154,8 @@ async function prepareEndpoints(pool: pg.Pool, url: string): Promise<EndpointSec
   };
 }
 
-/** Notices as the API records them (appointment.created), spread over the 100 businesses. */
-function noticeMaker(bench: Bench): (count: number) => Notice[] {
-  const { businesses } = bench.catalogue;
+/** Notices as the API records them (appointment.created), spread over `businesses` (by default the 100 of the catalogue). */
+export function noticeMaker(bench: Bench, businesses = bench.catalogue.businesses): (count: number) => Notice[] {
   let made = 0;
   return (count) =>
     Array.from({ length: count }, () => {
@@ -172,7 +171,7 @@ function noticeMaker(bench: Bench): (count: number) => Notice[] {
 }
 
 /** Inserts the notices in one transaction that NOTIFYs the worker, as a write does; returns when it committed. */
-async function commitNotices(pool: pg.Pool, notices: Notice[]): Promise<number> {
+export async function commitNotices(pool: pg.Pool, notices: Notice[]): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -253,7 +252,7 @@ function verifyLast(receiver: Receiver, secrets: EndpointSecrets): true {
   return true;
 }
 
-interface LatencyResult {
+export interface LatencyResult {
   /** Notices committed per second. */
   rate: number;
   notices: number;
@@ -266,11 +265,11 @@ interface LatencyResult {
  * Commits one notice per transaction at a steady `rate` (open loop: the schedule does not wait
  * for deliveries) and measures, per notice, commit → arrival at the receiver.
  */
-async function latencyRun(bench: Bench, pool: pg.Pool, receiver: Receiver, notices: (count: number) => Notice[], rate: number) {
-  const batch = notices(Math.max(1, Math.round(rate * bench.options.latencySeconds)));
+export async function latencyRun(seconds: number, pool: pg.Pool, receiver: Receiver, notices: (count: number) => Notice[], rate: number) {
+  const batch = notices(Math.max(1, Math.round(rate * seconds)));
   const arrived = receiver.expect(
     batch.map((n) => n.body.id),
-    ROUND_TIMEOUT_MS + bench.options.latencySeconds * 1000,
+    ROUND_TIMEOUT_MS + seconds * 1000,
   );
   const committed = new Map<string, number>();
   const writes: Promise<void>[] = [];
