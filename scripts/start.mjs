@@ -118,6 +118,8 @@ Try:
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/services
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/staff
   curl -H "Authorization: Bearer ${key}" "http://localhost:${port}/v1/api/availability?serviceId=<a service id>&from=<date-time>&to=<date-time>"
+  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/webhook-endpoints
+  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/events
   open http://localhost:${port}/docs
 ${
   inProcess
