@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { OutboundEmailEntity } from '#database/entities/outbound-email.entity.js';
+import { inBatches } from '#database/in-batches.js';
 import { defineStatement } from '#database/statement.js';
 
 /** All the rows in one jsonb parameter: one statement, whatever their count. */
@@ -136,12 +137,7 @@ export class OutboundEmailsRepository {
   }
 
   /** Deletes e-mails created before `cutoff`, sent or not, in batches (docs/design-record.md#d18). Returns how many. */
-  async purgeCreatedBefore(cutoff: Date, batchSize = 1000): Promise<number> {
-    let purged = 0;
-    for (;;) {
-      const deleted = await this.database.execute(PURGE_BATCH, [cutoff, batchSize]);
-      purged += deleted;
-      if (deleted < batchSize) return purged;
-    }
+  purgeCreatedBefore(cutoff: Date, batchSize = 1000): Promise<number> {
+    return inBatches(batchSize, (size) => this.database.execute(PURGE_BATCH, [cutoff, size]));
   }
 }

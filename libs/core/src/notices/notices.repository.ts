@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { NoticeEntity } from '#database/entities/notice.entity.js';
+import { inBatches } from '#database/in-batches.js';
 import { defineStatement } from '#database/statement.js';
 import { checkNoticeBody, type NoticeBody } from './notice-body.js';
 import { NOTICE_CHANNEL } from './notice-channel.js';
@@ -92,12 +93,7 @@ export class NoticesRepository {
    * Deletes notices created before `cutoff`, with their deliveries and attempts (foreign keys
    * cascade), in batches so that no single statement holds locks for long. Returns how many.
    */
-  async purgeCreatedBefore(cutoff: Date, batchSize = 1000): Promise<number> {
-    let purged = 0;
-    for (;;) {
-      const deleted = await this.database.execute(PURGE_BATCH, [cutoff, batchSize]);
-      purged += deleted;
-      if (deleted < batchSize) return purged;
-    }
+  purgeCreatedBefore(cutoff: Date, batchSize = 1000): Promise<number> {
+    return inBatches(batchSize, (size) => this.database.execute(PURGE_BATCH, [cutoff, size]));
   }
 }

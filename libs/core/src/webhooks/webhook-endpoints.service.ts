@@ -37,6 +37,26 @@ export interface EndpointChanges {
   active?: boolean;
 }
 
+/** A new endpoint as it is stored, active, with a fresh secret: the one way its row is made (the fixture loader too). */
+export function newEndpointRow(businessId: string, input: NewEndpoint, now: Date): WebhookEndpointEntity {
+  return Object.assign(new WebhookEndpointEntity(), {
+    id: newId(),
+    businessId,
+    url: input.url,
+    events: [...input.events],
+    description: input.description ?? null,
+    secret: generateWebhookSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    enabled: true,
+    disabledReason: null,
+    failingSince: null,
+    createdByMemberId: input.createdByMemberId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
 /**
  * A business's webhook endpoints (docs/design-record.md#d17): the one place they are registered,
  * changed, rotated and deleted, whether through the API or the admin command line, so both make
@@ -69,23 +89,7 @@ export class WebhookEndpointsService {
   async create(businessId: string, input: NewEndpoint): Promise<WebhookEndpointEntity> {
     this.checkEvents(input.events);
     await this.checkAddress(input.url);
-    const now = this.clock.now();
-    const endpoint = Object.assign(new WebhookEndpointEntity(), {
-      id: newId(),
-      businessId,
-      url: input.url,
-      events: [...input.events],
-      description: input.description ?? null,
-      secret: generateWebhookSecret(),
-      previousSecret: null,
-      previousSecretExpiresAt: null,
-      enabled: true,
-      disabledReason: null,
-      failingSince: null,
-      createdByMemberId: input.createdByMemberId ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const endpoint = newEndpointRow(businessId, input, this.clock.now());
     await this.database.transactional(async () => {
       if ((await this.endpoints.countLocked(businessId)) >= MAX_ENDPOINTS_PER_BUSINESS) {
         throw new DomainError(

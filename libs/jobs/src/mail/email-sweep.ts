@@ -4,11 +4,8 @@ import { OutboundEmailsRepository, type UnsentEmail } from '#core/mail/outbound-
 import { EMAIL_ATTEMPTS } from '../email-retry.js';
 import { JobQueues } from '../job-queues.js';
 import { PollingLoop } from '../polling-loop.js';
+import { sweepPages } from '../sweep-pages.js';
 import { sendEmailJob } from './email-relay.js';
-
-/** E-mails handed over per page, and pages per sweep (the rest waits for the next sweep). */
-const SWEEP_PAGE = 500;
-const SWEEP_MAX_PAGES = 20;
 
 /**
  * Hands the queue again every e-mail that was relayed, is not sent and has sends left, at start and
@@ -46,16 +43,10 @@ export class EmailSweep implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Hands over the unsent e-mails' jobs; returns how many it handed to the queue. */
-  async sweepOnce(): Promise<number> {
-    let after: UnsentEmail | null = null;
-    let handed = 0;
-    for (let page = 0; page < SWEEP_MAX_PAGES; page += 1) {
-      const unsent = await this.emails.findUnsentRelayed(EMAIL_ATTEMPTS, after, SWEEP_PAGE);
-      await this.queues.emails.add(unsent.map(({ id }) => sendEmailJob(id)));
-      handed += unsent.length;
-      if (unsent.length < SWEEP_PAGE) break;
-      after = unsent[unsent.length - 1];
-    }
-    return handed;
+  sweepOnce(): Promise<number> {
+    return sweepPages(
+      (after: UnsentEmail | null, limit) => this.emails.findUnsentRelayed(EMAIL_ATTEMPTS, after, limit),
+      (unsent) => this.queues.emails.add(unsent.map(({ id }) => sendEmailJob(id))),
+    );
   }
 }

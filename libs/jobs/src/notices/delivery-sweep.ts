@@ -1,15 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { SWEEP_PAYLOAD } from '#core/notices/notice-channel.js';
-import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
+import { NoticeDeliveriesRepository, type DueDelivery } from '#core/webhooks/notice-deliveries.repository.js';
 import { JobQueues } from '../job-queues.js';
 import { PollingLoop } from '../polling-loop.js';
+import { sweepPages } from '../sweep-pages.js';
 import { noticeDeliveryJobs } from './notice-delivery-jobs.js';
 import { NoticeListener } from './notice-listener.js';
-
-/** Due deliveries queued per page, and pages per sweep (the rest waits for the next sweep). */
-const SWEEP_PAGE = 500;
-const SWEEP_MAX_PAGES = 20;
 
 /**
  * Queues every PENDING delivery that is due, at start and every NOTICE_SWEEP_EVERY_MS, and at
@@ -54,16 +51,10 @@ export class DeliverySweep implements OnApplicationBootstrap, OnModuleDestroy {
    * Queues the deliveries due by `now` (by default the database's clock, the one replays and
    * the relay's transactions use); returns how many it handed to the queue.
    */
-  async sweepOnce(now: Date | null = null): Promise<number> {
-    let after: { nextAttemptAt: Date; id: string } | null = null;
-    let queued = 0;
-    for (let page = 0; page < SWEEP_MAX_PAGES; page += 1) {
-      const due = await this.deliveries.findDue(now, after, SWEEP_PAGE);
-      await this.queues.notices.add(noticeDeliveryJobs(due));
-      queued += due.length;
-      if (due.length < SWEEP_PAGE) break;
-      after = due[due.length - 1];
-    }
-    return queued;
+  sweepOnce(now: Date | null = null): Promise<number> {
+    return sweepPages(
+      (after: DueDelivery | null, limit) => this.deliveries.findDue(now, after, limit),
+      (due) => this.queues.notices.add(noticeDeliveryJobs(due)),
+    );
   }
 }
