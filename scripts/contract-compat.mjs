@@ -14,10 +14,14 @@ import { compatibilityProblems } from './contract-compat-rules.mjs';
 const [frozenPath = 'openapi/v1.2.0.yaml', currentPath = 'openapi/v1.3.0.yaml'] = process.argv.slice(2);
 
 console.log(`Optic: breaking changes from ${frozenPath} to ${currentPath}`);
-const optic = spawnSync('node_modules/.bin/optic', ['diff', frozenPath, currentPath, '--check', '--validation', 'loose', '--standard', 'optic.compat.yml'], {
-  stdio: 'inherit',
-  env: { ...process.env, OPTIC_TELEMETRY_LEVEL: 'off' },
-});
+const optic = spawnSync(
+  'node_modules/.bin/optic',
+  ['diff', frozenPath, currentPath, '--check', '--validation', 'loose', '--standard', 'optic.compat.yml'],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, OPTIC_TELEMETRY_LEVEL: 'off' },
+  },
+);
 if (optic.error) throw optic.error;
 
 const read = (path) => parse(readFileSync(path, 'utf8'));

@@ -1,3 +1,5 @@
+import { PollingLoop } from './polling-loop.js';
+
 /** Rows handed over per page, and pages per sweep: the rest waits for the next sweep. */
 export const SWEEP_PAGE = 500;
 export const SWEEP_MAX_PAGES = 20;
@@ -21,4 +23,22 @@ export async function sweepPages<R>(
     after = rows[rows.length - 1];
   }
   return handed;
+}
+
+/** The loop of a sweep: at start and every `everyMs` (sooner when woken); one sweep hands over all it finds, so it never runs again at once. */
+export function sweepLoop(
+  what: string,
+  everyMs: number,
+  sweep: () => Promise<unknown>,
+  logger: { error(message: string): void },
+): PollingLoop {
+  return new PollingLoop({
+    what,
+    everyMs,
+    step: async () => {
+      await sweep();
+      return false;
+    },
+    logger,
+  });
 }

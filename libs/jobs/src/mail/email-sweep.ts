@@ -3,8 +3,8 @@ import { AppConfig } from '#config/app-config.js';
 import { OutboundEmailsRepository, type UnsentEmail } from '#core/mail/outbound-emails.repository.js';
 import { EMAIL_ATTEMPTS } from '../email-retry.js';
 import { JobQueues } from '../job-queues.js';
-import { PollingLoop } from '../polling-loop.js';
-import { sweepPages } from '../sweep-pages.js';
+import type { PollingLoop } from '../polling-loop.js';
+import { sweepLoop, sweepPages } from '../sweep-pages.js';
 import { sendEmailJob } from './email-relay.js';
 
 /**
@@ -23,15 +23,7 @@ export class EmailSweep implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly emails: OutboundEmailsRepository,
     private readonly queues: JobQueues,
   ) {
-    this.loop = new PollingLoop({
-      what: 'E-mail sweep',
-      everyMs: config.NOTICE_SWEEP_EVERY_MS,
-      step: async () => {
-        await this.sweepOnce();
-        return false;
-      },
-      logger: this.logger,
-    });
+    this.loop = sweepLoop('E-mail sweep', config.NOTICE_SWEEP_EVERY_MS, () => this.sweepOnce(), this.logger);
   }
 
   onApplicationBootstrap(): void {

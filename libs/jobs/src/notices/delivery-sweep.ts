@@ -3,8 +3,8 @@ import { AppConfig } from '#config/app-config.js';
 import { SWEEP_PAYLOAD } from '#core/notices/notice-channel.js';
 import { NoticeDeliveriesRepository, type DueDelivery } from '#core/webhooks/notice-deliveries.repository.js';
 import { JobQueues } from '../job-queues.js';
-import { PollingLoop } from '../polling-loop.js';
-import { sweepPages } from '../sweep-pages.js';
+import type { PollingLoop } from '../polling-loop.js';
+import { sweepLoop, sweepPages } from '../sweep-pages.js';
 import { noticeDeliveryJobs } from './notice-delivery-jobs.js';
 import { NoticeListener } from './notice-listener.js';
 
@@ -25,15 +25,7 @@ export class DeliverySweep implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly queues: JobQueues,
     private readonly listener: NoticeListener,
   ) {
-    this.loop = new PollingLoop({
-      what: 'Notice delivery sweep',
-      everyMs: config.NOTICE_SWEEP_EVERY_MS,
-      step: async () => {
-        await this.sweepOnce();
-        return false;
-      },
-      logger: this.logger,
-    });
+    this.loop = sweepLoop('Notice delivery sweep', config.NOTICE_SWEEP_EVERY_MS, () => this.sweepOnce(), this.logger);
   }
 
   onApplicationBootstrap(): void {
