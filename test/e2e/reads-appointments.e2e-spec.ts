@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Schemas } from '#contract/contract-types.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
-import { ReadSeeds } from '../utils/read-seeds.js';
+import { seed, seedMore } from '../utils/seed.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
 import { testSql, type TestSql } from '../utils/test-context.js';
 
@@ -17,33 +17,42 @@ afterAll(() => api.close());
 
 type Appointment = Schemas['Appointment'];
 
+/** A staff member, a client and a 30-minute service to book with: the start of most appointments here. */
+const CAST = {
+  staff: [{ ref: 'ana', name: 'Ana Costa' }],
+  clients: [{ ref: 'joao', name: 'João Silva', consent: true }],
+  services: [{ ref: 'cut', name: 'Haircut', durationMin: 30, priceCents: 2500 }],
+};
+
 describe('GET /appointments/{id} and the Appointment record', () => {
-  let tenant: Tenant;
-  let seeds: ReadSeeds;
-
-  beforeAll(async () => {
-    tenant = await createTenant();
-    seeds = new ReadSeeds(db, tenant.businessId);
-  });
-
   it("returns every field, with the staff member's and the client's names", async () => {
-    const staffId = await seeds.staff('Ana Costa');
-    const clientId = await seeds.client({ name: 'João Silva' });
-    const serviceId = await seeds.service('Haircut');
-    const previous = await seeds.appointment({ staffId, clientId, serviceId, startsAt: '2030-01-07T09:00:00Z', status: 'RESCHEDULED' });
     const locationId = randomUUID();
-    const id = await seeds.appointment({
-      staffId,
-      clientId,
-      serviceId,
-      serviceName: 'Haircut',
-      startsAt: '2030-01-08T15:00:00.123456Z',
-      durationMin: 45,
-      priceCents: 3200,
-      locationId,
-      rescheduledFromId: previous,
+    const salon = await seed({
+      ...CAST,
+      appointments: [
+        { ref: 'previous', staff: 'ana', service: 'cut', client: 'joao', startAt: '2030-01-07T09:00:00Z', status: 'RESCHEDULED' },
+        // Booked for 45 minutes at 32 € (the service has changed since), rescheduled from the first.
+        {
+          ref: 'a',
+          staff: 'ana',
+          service: 'cut',
+          client: 'joao',
+          startAt: '2030-01-08T15:00:00.123456Z',
+          durationMin: 45,
+          priceCents: 3200,
+          locationId,
+          rescheduledFrom: 'previous',
+        },
+      ],
     });
-    const res = await api.get(`/appointments/${id}`, { key: tenant.key });
+    const [id, previous, staffId, clientId, serviceId] = [
+      salon.appointments.a,
+      salon.appointments.previous,
+      salon.staff.ana,
+      salon.clients.joao,
+      salon.services.cut,
+    ];
+    const res = await api.get(`/appointments/${id}`, { key: salon.keys.owner.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id,
@@ -64,30 +73,35 @@ describe('GET /appointments/{id} and the Appointment record', () => {
   });
 
   it('keeps the service name when the service is gone (service.id null)', async () => {
-    const staffId = await seeds.staff();
-    const clientId = await seeds.client();
-    const id = await seeds.appointment({
-      staffId,
-      clientId,
-      serviceId: null,
-      serviceName: 'Old colouring',
-      startsAt: '2030-01-09T10:00:00Z',
+    const salon = await seed({
+      ...CAST,
+      appointments: [
+        {
+          ref: 'a',
+          staff: 'ana',
+          service: null,
+          serviceName: 'Old colouring',
+          durationMin: 30,
+          priceCents: 2500,
+          client: 'joao',
+          startAt: '2030-01-09T10:00:00Z',
+        },
+      ],
     });
-    const res = await api.get(`/appointments/${id}`, { key: tenant.key });
+    const res = await api.get(`/appointments/${salon.appointments.a}`, { key: salon.keys.owner.key });
     expect(res.body.service).toEqual({ id: null, name: 'Old colouring' });
   });
 
   it("answers 404 for an unknown id, a non-UUID and another business's appointment", async () => {
-    const other = await createTenant();
-    const otherSeeds = new ReadSeeds(db, other.businessId);
-    const theirs = await otherSeeds.appointment({
-      staffId: await otherSeeds.staff(),
-      clientId: await otherSeeds.client(),
-      startsAt: '2030-01-07T09:00:00Z',
+    const mine = await seed();
+    const other = await seed({
+      ...CAST,
+      appointments: [{ ref: 'a', staff: 'ana', service: 'cut', client: 'joao', startAt: '2030-01-07T09:00:00Z' }],
     });
-    expect((await api.get(`/appointments/${theirs}`, { key: other.key })).status).toBe(200);
+    const theirs = other.appointments.a;
+    expect((await api.get(`/appointments/${theirs}`, { key: other.keys.owner.key })).status).toBe(200);
     for (const id of [theirs, randomUUID(), 'not-a-uuid']) {
-      const res = await api.get(`/appointments/${id}`, { key: tenant.key });
+      const res = await api.get(`/appointments/${id}`, { key: mine.keys.owner.key });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('NOT_FOUND');
     }
@@ -95,30 +109,38 @@ describe('GET /appointments/{id} and the Appointment record', () => {
 });
 
 describe('GET /appointments filters', () => {
-  let tenant: Tenant;
-  let seeds: ReadSeeds;
+  let tenant: { key: string };
   let ana: string;
   let rui: string;
-  const ids: Record<string, string> = {};
+  let ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    tenant = await createTenant();
-    seeds = new ReadSeeds(db, tenant.businessId);
-    ana = await seeds.staff('Ana');
-    rui = await seeds.staff('Rui');
-    const clientId = await seeds.client();
-    ids.beforeFrom = await seeds.appointment({ staffId: ana, clientId, startsAt: '2030-03-31T23:59:59.999999Z', status: 'COMPLETED' });
-    ids.atFrom = await seeds.appointment({ staffId: ana, clientId, startsAt: '2030-04-01T00:00:00Z' });
-    ids.rui = await seeds.appointment({ staffId: rui, clientId, startsAt: '2030-04-01T10:00:00Z', status: 'PENDING' });
-    ids.cancelled = await seeds.appointment({
-      staffId: ana,
-      clientId,
-      startsAt: '2030-04-02T10:00:00Z',
-      status: 'CANCELLED',
-      cancellationReason: 'Sick',
+    const at = (ref: string, staff: string, startAt: string, more: object = {}) => ({
+      ref,
+      staff,
+      service: 'cut',
+      client: 'joao',
+      startAt,
+      ...more,
     });
-    ids.justBeforeTo = await seeds.appointment({ staffId: rui, clientId, startsAt: '2030-04-07T23:59:59.999999Z', status: 'COMPLETED' });
-    ids.atTo = await seeds.appointment({ staffId: ana, clientId, startsAt: '2030-04-08T00:00:00Z' });
+    const salon = await seed({
+      ...CAST,
+      staff: [
+        { ref: 'ana', name: 'Ana' },
+        { ref: 'rui', name: 'Rui' },
+      ],
+      appointments: [
+        at('beforeFrom', 'ana', '2030-03-31T23:59:59.999999Z', { status: 'COMPLETED' }),
+        at('atFrom', 'ana', '2030-04-01T00:00:00Z'),
+        at('rui', 'rui', '2030-04-01T10:00:00Z', { status: 'PENDING' }),
+        at('cancelled', 'ana', '2030-04-02T10:00:00Z', { status: 'CANCELLED', cancellationReason: 'Sick' }),
+        at('justBeforeTo', 'rui', '2030-04-07T23:59:59.999999Z', { status: 'COMPLETED' }),
+        at('atTo', 'ana', '2030-04-08T00:00:00Z'),
+      ],
+    });
+    tenant = { key: salon.keys.owner.key };
+    ids = salon.appointments;
+    [ana, rui] = [salon.staff.ana, salon.staff.rui];
   });
 
   const list = async (query: Record<string, string | number>) => {
@@ -176,12 +198,15 @@ describe('walking GET /appointments with limit=7 while the schedule changes', ()
   const to = '2031-03-04T19:00:00Z'; // from + 35 h: slot k starts at from + k hours
 
   it('returns each row exactly once, in (scheduledAt, id) order, and ends with nextCursor null', async () => {
-    const tenant = await createTenant();
-    const seeds = new ReadSeeds(db, tenant.businessId);
+    let salon = await seed({
+      staff: [...Array.from({ length: STAFF }, (_, i) => ({ ref: `s${i}`, name: `Staff ${i}` })), { ref: 'extra', name: 'Extra' }],
+      clients: Array.from({ length: STAFF }, (_, i) => ({ ref: `c${i}`, name: `Client ${i}`, consent: true })),
+    });
+    const tenant: Tenant = { businessId: salon.id, slug: salon.slug, ownerEmail: salon.ownerEmail!, ...salon.keys.owner };
     const keys = new KeyPool(api.app, tenant, ['appointments.read']);
-    const staff = await Promise.all(Array.from({ length: STAFF }, (_, i) => seeds.staff(`Staff ${i}`)));
-    const clients = await Promise.all(Array.from({ length: STAFF }, (_, i) => seeds.client({ name: `Client ${i}` })));
-    // 30 staff members per hourly slot, three of them per microsecond of the same millisecond:
+    const staff = Array.from({ length: STAFF }, (_, i) => salon.staff[`s${i}`]);
+    const clients = Array.from({ length: STAFF }, (_, i) => salon.clients[`c${i}`]);
+    // Set-based, as a fixture of 1,050 entries would be slow: 30 staff members per hourly slot, three of them per microsecond of the same millisecond:
     // ten rows share each exact start, and neighbours differ by 1 µs, which a Date cannot tell apart.
     const seeded = await db.query<{ id: string }[]>(
       `INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
@@ -196,17 +221,32 @@ describe('walking GET /appointments with limit=7 while the schedule changes', ()
     );
     expect(seeded.length).toBeGreaterThan(1000);
 
-    const extraStaff = await seeds.staff('Extra');
+    // A completed 10-minute appointment of the extra member, starting at the instant `startsAtSql`
+    // names (relative to a row's exact start), added through the fixture loader with its microseconds.
+    let added = 0;
     const insertAt = async (startsAtSql: string, params: unknown[]): Promise<string> => {
-      const [row] = await db.query<{ id: string }[]>(
-        `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
-                                   price_cents, currency, source, code)
-         SELECT gen_random_uuid(), $1, $2, 'Cut', $3, 'COMPLETED', t, t + interval '10 minutes', 10, 2000, 'EUR', 'api', 'X' || gen_random_uuid()
-           FROM (SELECT ${startsAtSql} AS t) AS start
-         RETURNING id`,
-        [tenant.businessId, extraStaff, clients[0], ...params],
+      const [{ t }] = await db.query<{ t: string }[]>(
+        `SELECT to_char((${startsAtSql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t`,
+        params,
       );
-      return row.id;
+      const ref = `added${(added += 1)}`;
+      salon = await seedMore(salon, {
+        appointments: [
+          {
+            ref,
+            staff: 'extra',
+            service: null,
+            serviceName: 'Cut',
+            durationMin: 10,
+            priceCents: 2000,
+            client: 'c0',
+            startAt: t,
+            status: 'COMPLETED',
+            source: 'api',
+          },
+        ],
+      });
+      return salon.appointments[ref];
     };
     const insertedAhead: string[] = [];
     const insertedBehindOrOutside: string[] = [];
@@ -228,7 +268,7 @@ describe('walking GET /appointments with limit=7 while the schedule changes', ()
 
       const last = seen.at(-1)!.id;
       if (pages % 5 === 0 && cursor !== null) {
-        const position = '(SELECT starts_at FROM appointments WHERE id = $4)';
+        const position = '(SELECT starts_at FROM appointments WHERE id = $1)';
         // Ahead of the cursor: must be met once, if inside the window.
         for (const ahead of [`${position} + interval '2 hours' + interval '5 microseconds'`, `${position} + interval '1 microsecond'`]) {
           const id = await insertAt(ahead, [last]);
@@ -239,10 +279,10 @@ describe('walking GET /appointments with limit=7 while the schedule changes', ()
           (inside ? insertedAhead : insertedBehindOrOutside).push(id);
         }
         // Behind the cursor (already walked past), and outside [from, to): never met.
-        insertedBehindOrOutside.push(await insertAt(`$4::timestamptz`, [from]));
-        insertedBehindOrOutside.push(await insertAt(`$4::timestamptz - interval '1 microsecond'`, [from]));
-        insertedBehindOrOutside.push(await insertAt(`$4::timestamptz`, [to]));
-        insertedBehindOrOutside.push(await insertAt(`$4::timestamptz + interval '1 hour'`, [to]));
+        insertedBehindOrOutside.push(await insertAt(`$1::timestamptz`, [from]));
+        insertedBehindOrOutside.push(await insertAt(`$1::timestamptz - interval '1 microsecond'`, [from]));
+        insertedBehindOrOutside.push(await insertAt(`$1::timestamptz`, [to]));
+        insertedBehindOrOutside.push(await insertAt(`$1::timestamptz + interval '1 hour'`, [to]));
         // Status changes ahead of and behind the cursor move nothing.
         // (A WITH query, so that the driver answers with the rows rather than an UPDATE's count.)
         const [ahead] = await db.query<{ id: string }[]>(

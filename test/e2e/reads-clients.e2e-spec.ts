@@ -1,7 +1,7 @@
 import type { Schemas } from '#contract/contract-types.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
-import { ReadSeeds } from '../utils/read-seeds.js';
+import { seedMore } from '../utils/seed.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
 import { testSql, type TestSql } from '../utils/test-context.js';
 
@@ -16,25 +16,33 @@ afterAll(() => api.close());
 
 type Client = Schemas['Client'];
 
+/** A client added to the tenant's business through the fixture loader; returns its id. */
+async function addClient(
+  tenant: Tenant,
+  client: { name: string } & Partial<Record<'phone' | 'email' | 'birthDate' | 'updatedAt', string>>,
+) {
+  const ref = `client${Object.keys(tenant.seeded!.clients).length}`;
+  tenant.seeded = await seedMore(tenant.seeded!, { clients: [{ ref, consent: true, ...client }] });
+  return tenant.seeded.clients[ref];
+}
+
 describe('GET /clients', () => {
   let tenant: Tenant;
-  let seeds: ReadSeeds;
 
   beforeAll(async () => {
     tenant = await createTenant();
-    seeds = new ReadSeeds(db, tenant.businessId);
   });
 
   it('lists clients in order of update with the Client record, from updatedSince inclusive', async () => {
-    const first = await seeds.client({
+    const first = await addClient(tenant, {
       name: 'Ana',
       phone: '+351912000001',
       email: 'ana@example.com',
       birthDate: '1990-04-01',
       updatedAt: '2030-01-01T10:00:00.000001Z',
     });
-    const second = await seeds.client({ name: 'Bia', updatedAt: '2030-01-01T10:00:00.000002Z' });
-    const third = await seeds.client({ name: 'Caio', updatedAt: '2030-01-02T00:00:00Z' });
+    const second = await addClient(tenant, { name: 'Bia', updatedAt: '2030-01-01T10:00:00.000002Z' });
+    const third = await addClient(tenant, { name: 'Caio', updatedAt: '2030-01-02T00:00:00Z' });
     const all = await api.get('/clients', { key: tenant.key });
     expect(all.status).toBe(200);
     expect(all.body).toEqual({
@@ -64,7 +72,7 @@ describe('GET /clients', () => {
 
   it("never lists another business's clients", async () => {
     const other = await createTenant();
-    await new ReadSeeds(db, other.businessId).client({ name: 'Not yours' });
+    await addClient(other, { name: 'Not yours' });
     const res = await api.get('/clients', { key: tenant.key, query: { limit: 100 } });
     expect(res.body.data.map((c: Client) => c.name)).not.toContain('Not yours');
   });
@@ -83,7 +91,6 @@ describe('GET /clients', () => {
 describe('walking GET /clients with limit=7 while clients change (incremental sync)', () => {
   it('returns every client not updated during the walk exactly once, and an updated one again later', async () => {
     const tenant = await createTenant();
-    const seeds = new ReadSeeds(db, tenant.businessId);
     const keys = new KeyPool(api.app, tenant, ['clients.read']);
     // A day ago, ten clients per millisecond, three of them per microsecond: ties on the exact
     // value and neighbours 1 µs apart, which only a microsecond-exact cursor tells apart.
@@ -118,7 +125,7 @@ describe('walking GET /clients with limit=7 while clients change (incremental sy
         const ahead = seeded.filter((r) => !seenIds.has(r.id) && !editedBeforeSeen.includes(r.id)).at(-(pages % 13) - 1)!;
         await touch(ahead.id);
         editedBeforeSeen.push(ahead.id);
-        inserted.push(await seeds.client({ name: `New during walk ${pages}` }));
+        inserted.push(await addClient(tenant, { name: `New during walk ${pages}` }));
       }
     } while (cursor !== null);
 

@@ -1,7 +1,5 @@
 import { E2eApi } from '../utils/e2e-api.js';
-import { ReadSeeds } from '../utils/read-seeds.js';
-import { createTenant, type Tenant } from '../utils/tenant-factory.js';
-import { testSql } from '../utils/test-context.js';
+import { seed } from '../utils/seed.js';
 
 /**
  * Stored but never returned: the appointment code and cancellation reason, the client's guardian
@@ -36,41 +34,63 @@ const HIDDEN_NAMES = [
 ];
 
 let api: E2eApi;
-let tenant: Tenant;
+let tenant: { key: string };
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  tenant = await createTenant();
-  const seeds = new ReadSeeds(testSql(api.app), tenant.businessId);
-  const staffId = await seeds.staff();
-  ids.client = await seeds.client({
-    name: 'Maria Santos',
-    phone: '+351912345670',
-    guardianName: MARKERS.guardianName,
-    guardianEmail: MARKERS.guardianEmail,
-    notes: MARKERS.notes,
+  const salon = await seed({
+    staff: [{ ref: 'ana', name: 'Ana Costa' }],
+    services: [{ ref: 'cut', name: 'Haircut', durationMin: 30, priceCents: 2500 }],
+    clients: [
+      {
+        ref: 'maria',
+        name: 'Maria Santos',
+        phone: '+351912345670',
+        birthDate: '2012-05-01',
+        guardianName: MARKERS.guardianName,
+        guardianEmail: MARKERS.guardianEmail,
+        consent: true,
+        notes: MARKERS.notes,
+      },
+    ],
+    appointments: [
+      {
+        ref: 'a',
+        staff: 'ana',
+        service: 'cut',
+        client: 'maria',
+        startAt: '2030-06-01T09:00:00Z',
+        status: 'CANCELLED',
+        code: MARKERS.appointmentCode,
+        cancellationReason: MARKERS.cancellationReason,
+      },
+    ],
+    payments: [
+      {
+        ref: 'p',
+        appointment: 'a',
+        channel: 'IN_PERSON',
+        method: 'CARD',
+        status: 'PAID',
+        amountCents: 2500,
+        paidAt: '2030-06-01T09:30:00Z',
+        instrumentData: { brand: MARKERS.instrumentBrand, last4: '4242', reference: MARKERS.instrumentReference },
+      },
+    ],
+    sales: [
+      {
+        ref: 's',
+        number: 1,
+        client: 'maria',
+        status: 'COMPLETED',
+        internalNote: MARKERS.internalNote,
+        items: [{ type: 'PRODUCT', name: 'Shampoo', quantity: 1, unitPriceCents: 1200, costCents: MARKERS.costCents }],
+      },
+    ],
   });
-  ids.appointment = await seeds.appointment({
-    staffId,
-    clientId: ids.client,
-    startsAt: '2030-06-01T09:00:00Z',
-    status: 'CANCELLED',
-    code: MARKERS.appointmentCode,
-    cancellationReason: MARKERS.cancellationReason,
-  });
-  ids.payment = await seeds.payment({
-    appointmentId: ids.appointment,
-    instrumentData: { brand: MARKERS.instrumentBrand, last4: '4242', reference: MARKERS.instrumentReference },
-  });
-  ids.sale = (
-    await seeds.sale({
-      number: 1,
-      clientId: ids.client,
-      internalNote: MARKERS.internalNote,
-      items: [{ name: 'Shampoo', type: 'PRODUCT', unitPriceCents: 1200, costCents: MARKERS.costCents }],
-    })
-  ).id;
+  tenant = { key: salon.keys.owner.key };
+  Object.assign(ids, { client: salon.clients.maria, appointment: salon.appointments.a, payment: salon.payments.p, sale: salon.sales.s });
 });
 afterAll(() => api.close());
 

@@ -1,31 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import type { Schemas } from '#contract/contract-types.js';
 import { E2eApi } from '../utils/e2e-api.js';
-import { ReadSeeds } from '../utils/read-seeds.js';
+import { seed, seedMore, type SeededBusiness } from '../utils/seed.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
 import { testSql, type TestSql } from '../utils/test-context.js';
 
 let api: E2eApi;
 let db: TestSql;
-let tenant: Tenant;
+let tenant: { key: string };
 let other: Tenant;
-let seeds: ReadSeeds;
+let salon: SeededBusiness;
 let clientId: string;
 let appointmentIds: string[];
+
+const STARTS = ['2030-05-01T09:00:00Z', '2030-05-01T10:00:00Z', '2030-05-01T11:00:00Z'];
 
 beforeAll(async () => {
   api = await E2eApi.start();
   db = testSql(api.app);
-  tenant = await createTenant();
+  salon = await seed({
+    staff: [{ ref: 'ana', name: 'Ana Costa' }],
+    services: [{ ref: 'cut', name: 'Haircut', durationMin: 30, priceCents: 2500 }],
+    clients: [{ ref: 'joao', name: 'João Silva', consent: true }],
+    appointments: STARTS.map((startAt, i) => ({ ref: `a${i}`, staff: 'ana', service: 'cut', client: 'joao', startAt })),
+  });
+  tenant = { key: salon.keys.owner.key };
   other = await createTenant();
-  seeds = new ReadSeeds(db, tenant.businessId);
-  const staffId = await seeds.staff();
-  clientId = await seeds.client();
-  appointmentIds = [];
-  for (const startsAt of ['2030-05-01T09:00:00Z', '2030-05-01T10:00:00Z', '2030-05-01T11:00:00Z']) {
-    appointmentIds.push(await seeds.appointment({ staffId, clientId, startsAt }));
-  }
+  clientId = salon.clients.joao;
+  appointmentIds = STARTS.map((_, i) => salon.appointments[`a${i}`]);
 });
+
+/** A sale's item ids in the order of their position on it. */
+async function itemIdsOf(saleId: string): Promise<string[]> {
+  return (await db.query<{ id: string }[]>('SELECT id FROM sale_items WHERE sale_id = $1 ORDER BY position', [saleId])).map((r) => r.id);
+}
 afterAll(() => api.close());
 
 /** Every page of a list, following nextCursor with a small limit. */
@@ -49,25 +57,33 @@ describe('GET /payments and GET /payments/{id}', () => {
   let refunded: string;
 
   beforeAll(async () => {
-    // Inserted out of update order: the list must be by updatedAt, not by insertion or id.
-    refunded = await seeds.payment({
-      appointmentId: appointmentIds[2],
-      status: 'REFUNDED',
-      method: 'MBWAY',
-      updatedAt: '2030-05-03T12:00:00.000002Z',
+    const base = { channel: 'IN_PERSON', amountCents: 2500 } as const;
+    // Written out of update order: the list must be by updatedAt, not by insertion or id.
+    salon = await seedMore(salon, {
+      payments: [
+        {
+          ...base,
+          ref: 'refunded',
+          appointment: 'a2',
+          method: 'MBWAY',
+          status: 'REFUNDED',
+          paidAt: '2030-05-03T11:00:00Z',
+          refundCents: 2500,
+          updatedAt: '2030-05-03T12:00:00.000002Z',
+        },
+        {
+          ...base,
+          ref: 'paid',
+          appointment: 'a0',
+          method: 'CARD',
+          status: 'PAID',
+          paidAt: '2030-05-01T09:35:00.5Z',
+          updatedAt: '2030-05-01T09:35:00.5Z',
+        },
+        { ...base, ref: 'pending', appointment: 'a1', method: 'PIX', status: 'PENDING', updatedAt: '2030-05-03T12:00:00.000001Z' },
+      ],
     });
-    paid = await seeds.payment({
-      appointmentId: appointmentIds[0],
-      status: 'PAID',
-      paidAt: '2030-05-01T09:35:00.5Z',
-      updatedAt: '2030-05-01T09:35:00.5Z',
-    });
-    pending = await seeds.payment({
-      appointmentId: appointmentIds[1],
-      status: 'PENDING',
-      method: 'PIX',
-      updatedAt: '2030-05-03T12:00:00.000001Z',
-    });
+    ({ refunded, paid, pending } = salon.payments);
   });
 
   it('returns every field of a payment', async () => {
@@ -111,27 +127,38 @@ describe('GET /sales and GET /sales/{id}', () => {
   let serviceId: string;
 
   beforeAll(async () => {
-    serviceId = await seeds.service('Colouring');
-    sale = await seeds.sale({
-      number: 1,
-      clientId,
-      appointmentId: appointmentIds[0],
-      discountCents: 500,
-      updatedAt: '2030-05-02T10:00:00Z',
-      items: [
-        { type: 'SERVICE', name: 'Colouring', serviceId, unitPriceCents: 4000 },
-        { type: 'PRODUCT', name: 'Shampoo', quantity: 2, unitPriceCents: 1200, discountCents: 200, costCents: 400 },
-        { type: 'GIFT_CARD', name: 'Gift card', unitPriceCents: 2000 },
+    salon = await seedMore(salon, {
+      services: [{ ref: 'colouring', name: 'Colouring', durationMin: 90, priceCents: 4000 }],
+      sales: [
+        {
+          ref: 'sale',
+          number: 1,
+          status: 'COMPLETED',
+          client: 'joao',
+          appointment: 'a0',
+          discountCents: 500,
+          updatedAt: '2030-05-02T10:00:00Z',
+          items: [
+            { type: 'SERVICE', name: 'Colouring', service: 'colouring', quantity: 1, unitPriceCents: 4000 },
+            { type: 'PRODUCT', name: 'Shampoo', quantity: 2, unitPriceCents: 1200, discountCents: 200, costCents: 400 },
+            { type: 'GIFT_CARD', name: 'Gift card', quantity: 1, unitPriceCents: 2000 },
+          ],
+        },
+        {
+          ref: 'open',
+          number: 2,
+          status: 'OPEN',
+          paymentPending: true,
+          updatedAt: '2030-05-02T09:00:00Z',
+          items: [{ type: 'SERVICE', name: 'Cut', quantity: 1, unitPriceCents: 1500 }],
+        },
+        { ref: 'bare', number: 3, status: 'VOID', updatedAt: '2030-05-02T11:00:00Z', items: [] },
       ],
     });
-    open = await seeds.sale({
-      number: 2,
-      status: 'OPEN',
-      paymentPending: true,
-      updatedAt: '2030-05-02T09:00:00Z',
-      items: [{ name: 'Cut', unitPriceCents: 1500 }],
-    });
-    bare = await seeds.sale({ number: 3, status: 'VOID', updatedAt: '2030-05-02T11:00:00Z', items: [] });
+    serviceId = salon.services.colouring;
+    [sale, open, bare] = await Promise.all(
+      ['sale', 'open', 'bare'].map(async (ref) => ({ id: salon.sales[ref], itemIds: await itemIdsOf(salon.sales[ref]) })),
+    );
   });
 
   it('returns the Sale of D8 with its items in their order on the sale', async () => {

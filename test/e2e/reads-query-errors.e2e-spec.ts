@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '#core/scopes/scope.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
-import { ReadSeeds } from '../utils/read-seeds.js';
+import { seedMore } from '../utils/seed.js';
 import { createKey, createTenant, type Tenant } from '../utils/tenant-factory.js';
 import { testSql } from '../utils/test-context.js';
 
@@ -34,15 +34,37 @@ afterAll(() => api.close());
 
 /** Two rows in every list, so that a page of one has a nextCursor. */
 async function seedTwoOfEach(of: Tenant): Promise<void> {
-  const seeds = new ReadSeeds(testSql(api.app), of.businessId);
-  const staff = await seeds.staff();
-  const clientId = await seeds.client();
-  await seeds.client({ name: 'Second' });
-  for (const [i, startsAt] of ['2030-07-02T09:00:00Z', '2030-07-02T10:00:00Z'].entries()) {
-    const appointmentId = await seeds.appointment({ staffId: staff, clientId, startsAt });
-    await seeds.payment({ appointmentId });
-    await seeds.sale({ number: i + 1, items: [{ name: 'Cut', unitPriceCents: 1000 }] });
-  }
+  const two = [0, 1];
+  await seedMore(of.seeded!, {
+    staff: [{ ref: 'ana', name: 'Ana Costa' }],
+    services: [{ ref: 'cut', name: 'Haircut', durationMin: 30, priceCents: 2500 }],
+    clients: [
+      { ref: 'first', name: 'João Silva', consent: true },
+      { ref: 'second', name: 'Second', consent: true },
+    ],
+    appointments: two.map((i) => ({
+      ref: `a${i}`,
+      staff: 'ana',
+      service: 'cut',
+      client: 'first',
+      startAt: ['2030-07-02T09:00:00Z', '2030-07-02T10:00:00Z'][i],
+    })),
+    payments: two.map((i) => ({
+      ref: `p${i}`,
+      appointment: `a${i}`,
+      channel: 'IN_PERSON' as const,
+      method: 'CARD' as const,
+      status: 'PAID' as const,
+      amountCents: 2500,
+      paidAt: '2030-07-02T11:00:00Z',
+    })),
+    sales: two.map((i) => ({
+      ref: `s${i}`,
+      number: i + 1,
+      status: 'COMPLETED' as const,
+      items: [{ type: 'SERVICE' as const, name: 'Cut', quantity: 1, unitPriceCents: 1000 }],
+    })),
+  });
 }
 
 async function get(path: string, query: Record<string, string | number>, key?: string): Promise<ApiResponse> {

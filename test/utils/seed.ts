@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BusinessRefMap, FixtureBusiness } from '#core/fixtures/fixture-file.js';
+import type { BusinessRefMap, FixtureAdditions, FixtureBusiness } from '#core/fixtures/fixture-file.js';
 import { FixturesService } from '#core/fixtures/fixtures.service.js';
 import type { NoticeBody } from '#core/notices/notice-body.js';
 import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
@@ -58,6 +58,17 @@ export async function seed(business: SeedBusiness = {}, settings: Record<string,
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Adds entries (services, staff, clients, appointments, payments, sales) to a business seeded
+ * before, through the same loader (`FixturesService.extend`): the new entries may name the earlier
+ * ones by ref. Returns the business with every ref, earlier and new. How a test adds rows in the
+ * middle of a walk through a list.
+ */
+export async function seedMore(business: SeededBusiness, additions: FixtureAdditions): Promise<SeededBusiness> {
+  const context = await testDatabaseSeeder();
+  return { ...(await context.app.get(FixturesService).extend(business, additions)), ownerEmail: business.ownerEmail };
 }
 
 /**

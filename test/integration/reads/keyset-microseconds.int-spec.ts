@@ -4,7 +4,6 @@ import { parseDateTime, toTimestampLiteral } from '#core/pagination/epoch-micros
 import type { Page } from '#core/pagination/page.js';
 import { PaymentReadsService } from '#core/payments/payment-reads.service.js';
 import { SaleReadsService } from '#core/sales/sale-reads.service.js';
-import { ReadSeeds } from '../../utils/read-seeds.js';
 import { seed } from '../../utils/seed.js';
 import type { TestContext, TestSql } from '../../utils/test-context.js';
 import { startReads } from './reads-test.module.js';
@@ -54,12 +53,16 @@ describe('keyset positions to the microsecond', () => {
   });
 
   it.each([1, 2, 3])('walks appointments within one millisecond, %i per page', async (limit) => {
-    const { id: businessId } = await seed({ members: [] });
-    const seeds = new ReadSeeds(db, businessId);
-    const clientId = await seeds.client();
-    const ids: string[] = [];
     // One staff member each: starts this close together would overlap otherwise.
-    for (const startsAt of STAMPS) ids.push(await seeds.appointment({ staffId: await seeds.staff(), clientId, startsAt }));
+    const salon = await seed({
+      members: [],
+      services: [{ ref: 'cut', name: 'Cut', durationMin: 30, priceCents: 100 }],
+      staff: STAMPS.map((_, i) => ({ ref: `s${i}`, name: `Staff ${i}` })),
+      clients: [{ ref: 'joao', name: 'João Silva', consent: true }],
+      appointments: STAMPS.map((startAt, i) => ({ ref: `a${i}`, staff: `s${i}`, service: 'cut', client: 'joao', startAt })),
+    });
+    const businessId = salon.id;
+    const ids = STAMPS.map((_, i) => salon.appointments[`a${i}`]);
     const service = context.app.get(AppointmentReadsService);
     const query = { from: '2030-09-01T10:00:00.123Z', to: '2030-09-01T10:00:00.124001Z', limit };
     const walked = await walk((cursor) => service.list(businessId, { ...query, cursor }));
@@ -67,19 +70,40 @@ describe('keyset positions to the microsecond', () => {
   });
 
   it.each([1, 2, 3])('walks clients, payments and sales updated within one millisecond, %i per page', async (limit) => {
-    const { id: businessId } = await seed({ members: [] });
-    const seeds = new ReadSeeds(db, businessId);
-    const staffId = await seeds.staff();
-    const clients: string[] = [];
-    const payments: string[] = [];
-    const sales: string[] = [];
-    for (const [i, updatedAt] of STAMPS.entries()) {
-      const clientId = await seeds.client({ updatedAt });
-      clients.push(clientId);
-      const appointmentId = await seeds.appointment({ staffId, clientId, startsAt: `2030-09-0${1 + (i % 8)}T0${i}:00:00Z` });
-      payments.push(await seeds.payment({ appointmentId, updatedAt }));
-      sales.push((await seeds.sale({ number: i + 1, updatedAt, items: [{ name: 'Cut', unitPriceCents: 100 }] })).id);
-    }
+    const refs = STAMPS.map((_, i) => i);
+    const salon = await seed({
+      members: [],
+      services: [{ ref: 'cut', name: 'Cut', durationMin: 30, priceCents: 100 }],
+      staff: [{ ref: 'ana', name: 'Ana Costa' }],
+      clients: STAMPS.map((updatedAt, i) => ({ ref: `c${i}`, name: `Client ${i}`, consent: true, updatedAt })),
+      appointments: refs.map((i) => ({
+        ref: `a${i}`,
+        staff: 'ana',
+        service: 'cut',
+        client: `c${i}`,
+        startAt: `2030-09-0${1 + (i % 8)}T0${i}:00:00Z`,
+      })),
+      payments: STAMPS.map((updatedAt, i) => ({
+        ref: `p${i}`,
+        appointment: `a${i}`,
+        channel: 'IN_PERSON' as const,
+        method: 'CARD' as const,
+        status: 'PENDING' as const,
+        amountCents: 100,
+        updatedAt,
+      })),
+      sales: STAMPS.map((updatedAt, i) => ({
+        ref: `s${i}`,
+        number: i + 1,
+        status: 'COMPLETED' as const,
+        updatedAt,
+        items: [{ type: 'SERVICE' as const, name: 'Cut', quantity: 1, unitPriceCents: 100 }],
+      })),
+    });
+    const businessId = salon.id;
+    const clients = refs.map((i) => salon.clients[`c${i}`]);
+    const payments = refs.map((i) => salon.payments[`p${i}`]);
+    const sales = refs.map((i) => salon.sales[`s${i}`]);
     const query = { limit, updatedSince: `${MILLISECOND}001Z` };
     // updatedSince is inclusive to the microsecond: the first stamp (…123000) is before it.
     const expected = async (table: string, ids: string[]) => (await inOrder(table, 'updated_at', ids)).slice(1);

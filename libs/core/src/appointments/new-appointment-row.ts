@@ -26,6 +26,8 @@ export interface AppointmentRowFields {
   locationId?: string | null;
   rescheduledFromId?: string | null;
   cancellationReason?: string | null;
+  /** The desk code of a row written as it was (a fixture); default: a new one. */
+  code?: string;
 }
 
 /** The terms of booking a service as it is now, in the business's currency. */
@@ -62,7 +64,7 @@ export function newAppointmentRow(fields: AppointmentRowFields, now: Date): Appo
     source: fields.source,
     locationId: fields.locationId ?? null,
     rescheduledFromId: fields.rescheduledFromId ?? null,
-    code: generateAppointmentCode(),
+    code: fields.code ?? generateAppointmentCode(),
     cancellationReason: fields.cancellationReason ?? null,
     cancelledAt: fields.status === 'CANCELLED' ? now : null,
     createdAt: now,
