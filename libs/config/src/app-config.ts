@@ -28,6 +28,9 @@ const toBool = ({ value }: { value: unknown }): unknown => {
 const toDurationList = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? (parseDurationList(value) ?? value) : value;
 const DAY_MS = 24 * 3_600_000;
+/** Nest's level names, and pino's two that differ from them (info = log, trace = verbose): operators type either. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'info', 'debug', 'verbose', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 const RETRY_SCHEDULE_MESSAGE =
   'WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of 1 to 50 durations such as 5s,5m,2h (each at most 24h)';
 
@@ -170,9 +173,9 @@ export class AppConfig {
   @MinLength(32, { message: 'QUEUE_DASHBOARD_TOKEN must be at least 32 characters' })
   QUEUE_DASHBOARD_TOKEN?: string;
 
-  /** Minimum log level: fatal, error, warn, log, debug, verbose. */
-  @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
-  LOG_LEVEL = 'log';
+  /** Minimum log level: fatal, error, warn, log, debug, verbose; pino's names info and trace are also taken. */
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'log';
 }
 
 /** Names of the variables whose values must never be logged. */
@@ -206,9 +209,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const messages = Object.values(e.constraints ?? {});
     return `  ${e.property}: ${messages.join('; ')}`;
   });
-  lines.push(...inProcessConflicts(config, relevant));
+  lines.push(...inProcessConflicts(config, relevant), ...productionConflicts(config));
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
+}
+
+/** Settings that are safe on a developer's machine and a hole in production: refused there rather than trusted. */
+function productionConflicts(config: AppConfig): string[] {
+  if (config.NODE_ENV !== 'production') return [];
+  const lines: string[] = [];
+  if (config.WEBHOOKS_ALLOW_PRIVATE)
+    lines.push(
+      '  WEBHOOKS_ALLOW_PRIVATE: lets notices reach private addresses (the host, its cloud metadata service), so it is refused with NODE_ENV=production',
+    );
+  return lines;
 }
 
 /**

@@ -1,16 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { LevelWithSilent } from 'pino';
-import type { AppConfig } from '#config/app-config.js';
+import type { AppConfig, LogLevel } from '#config/app-config.js';
 import type { ApiRequest } from '../http/api-request.js';
 
-const PINO_LEVELS: Record<string, LevelWithSilent> = {
+const PINO_LEVELS: Record<LogLevel, LevelWithSilent> = {
   fatal: 'fatal',
   error: 'error',
   warn: 'warn',
   log: 'info',
+  info: 'info',
   debug: 'debug',
   verbose: 'trace',
+  trace: 'trace',
 };
 
 /**
@@ -21,7 +23,7 @@ const PINO_LEVELS: Record<string, LevelWithSilent> = {
 export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
-      level: PINO_LEVELS[config.LOG_LEVEL] ?? 'info',
+      level: PINO_LEVELS[config.LOG_LEVEL],
       genReqId: (req: IncomingMessage) => (req as ApiRequest).requestId,
       // Binds the request id once, as "requestId", on every line logged during the request.
       quietReqLogger: true,
