@@ -55,6 +55,18 @@ describe('GET /me', () => {
     expect(different.status).toBe(401);
     expect(different.body.code).toBe('API_KEY_INVALID');
   });
+
+  it('refuses a credential header sent twice, even with the same valid key (Node would keep the first)', async () => {
+    for (const headers of [
+      { Authorization: [`Bearer ${tenant.key}`, `Bearer ${tenant.key}`] },
+      { Authorization: [`Bearer ${tenant.key}`, 'Bearer rk_live_other'] },
+      { 'X-API-Key': [tenant.key, tenant.key] },
+    ]) {
+      const res = await api.get('/me', { headers });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('API_KEY_INVALID');
+    }
+  });
 });
 
 describe('401 API_KEY_INVALID', () => {

@@ -35,7 +35,8 @@ export interface CallOptions {
   key?: string;
   /** Send the key in X-API-Key instead of Authorization: Bearer. */
   keyHeader?: 'bearer' | 'x-api-key';
-  headers?: Record<string, string>;
+  /** A list sends the header once per value, as a client that repeats it would. */
+  headers?: Record<string, string | string[]>;
   query?: Record<string, string | number>;
   body?: unknown;
   /** A raw body string, sent as is (for malformed JSON, wrong media types). */
@@ -79,7 +80,7 @@ export class E2eApi {
     if (options.key) {
       req = options.keyHeader === 'x-api-key' ? req.set('X-API-Key', options.key) : req.set('Authorization', `Bearer ${options.key}`);
     }
-    for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value);
+    for (const [name, value] of Object.entries(options.headers ?? {})) req = req.set(name, value as string);
     if (options.query) req = req.query(options.query);
     if (options.rawBody !== undefined) req = req.send(options.rawBody);
     else if (options.body !== undefined) req = req.send(options.body as object);

@@ -22,7 +22,7 @@ export function unstorableText(body: unknown): FieldProblem[] {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
       const message = problemOf(value);
-      if (message) problems.push({ path: path || '/', message });
+      if (message) problems.push({ path, message });
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => stack.push({ value: item, path: `${path}/${index}` }));
     } else if (value !== null && typeof value === 'object') {

@@ -58,7 +58,7 @@ export class ValidationErrorFormatter {
     const parent = error.parentSchema as SchemaObject;
     const branches = (parent[error.keyword] as object[]) ?? [];
     if (error.keyword === 'oneOf' && (error.params as { passingSchemas?: unknown }).passingSchemas) {
-      return [{ path: path || '/', message: 'matches more than one of the allowed forms' }];
+      return [{ path, message: 'matches more than one of the allowed forms' }];
     }
     let best: FieldProblem[] | undefined;
     for (const branch of branches) {
@@ -67,7 +67,7 @@ export class ValidationErrorFormatter {
       const problems = this.format(validate.errors, value, path);
       if (!best || problems.length < best.length) best = problems;
     }
-    return best ?? [{ path: path || '/', message: 'does not match any allowed form' }];
+    return best ?? [{ path, message: 'does not match any allowed form' }];
   }
 
   private validatorFor(branch: object): ValidateFunction {
@@ -88,14 +88,14 @@ export class ValidationErrorFormatter {
       case 'additionalProperties':
         return { path: `${base}/${pointerToken(String(params.additionalProperty))}`, message: 'is not an allowed property' };
       case 'const':
-        return { path: base || '/', message: `must be ${JSON.stringify(params.allowedValue)}` };
+        return { path: base, message: `must be ${JSON.stringify(params.allowedValue)}` };
       case 'enum':
         return {
-          path: base || '/',
+          path: base,
           message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
         };
       default:
-        return { path: base || '/', message: error.message ?? 'is invalid' };
+        return { path: base, message: error.message ?? 'is invalid' };
     }
   }
 }

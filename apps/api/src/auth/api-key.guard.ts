@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import type { ApiRequest } from '../http/api-request.js';
+import { headerOccurrences } from '../http/header-occurrences.js';
 import { isPublicRoute } from './is-public-route.js';
 
 const INVALID = 'Send a valid API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".';
@@ -26,8 +27,12 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** The key from either scheme; null when absent, when sent twice differently, or malformed. */
+/**
+ * The key from either scheme; null when absent, malformed, or ambiguous: a credential header sent
+ * more than once (Node would silently keep the first Authorization) or the two schemes disagreeing.
+ */
 function presentedKey(req: ApiRequest): string | null {
+  if (headerOccurrences(req, 'authorization') > 1 || headerOccurrences(req, 'x-api-key') > 1) return null;
   const authorization = req.headers.authorization;
   const headerKey = req.headers['x-api-key'];
   if (Array.isArray(headerKey)) return null;

@@ -1,6 +1,7 @@
 import { DomainError } from '#core/errors/domain-error.js';
 import { loadContract, resolveRef } from '#contract/openapi-document.js';
 import type { ApiRequest } from './api-request.js';
+import { headerOccurrences } from './header-occurrences.js';
 
 const HEADER = 'idempotency-key';
 const { pattern } = resolveRef<{ schema: { pattern: string } }>(loadContract().document, {
@@ -14,7 +15,7 @@ const KEY_PATTERN = new RegExp(pattern);
  * allowed (as the IETF draft writes it), then the contract's pattern.
  */
 export function readIdempotencyKey(req: ApiRequest): string {
-  const occurrences = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i].toLowerCase() === HEADER).length;
+  const occurrences = headerOccurrences(req, HEADER);
   const raw = req.headers[HEADER];
   if (occurrences !== 1 || typeof raw !== 'string') {
     throw new DomainError(

@@ -69,11 +69,11 @@ function assertReadableJson(req: ApiRequest): void {
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
   }
   if (req.bodyError === 'MALFORMED_JSON') {
-    throw new DomainError('VALIDATION_FAILED', 'The request body is not valid JSON.', [{ path: '/', message: 'is not valid JSON' }]);
+    throw new DomainError('VALIDATION_FAILED', 'The request body is not valid JSON.', [{ path: '', message: 'is not valid JSON' }]);
   }
   if (req.bodyError === 'TOO_DEEP') {
     throw new DomainError('VALIDATION_FAILED', `The request body nests more than ${MAX_BODY_DEPTH} levels deep.`, [
-      { path: '/', message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
+      { path: '', message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
     ]);
   }
 }
