@@ -57,11 +57,12 @@ describe('GET /me', () => {
   });
 
   it('refuses a credential header sent twice, even with the same valid key (Node would keep the first)', async () => {
-    for (const headers of [
+    const repeats: Record<string, string[]>[] = [
       { Authorization: [`Bearer ${tenant.key}`, `Bearer ${tenant.key}`] },
       { Authorization: [`Bearer ${tenant.key}`, 'Bearer rk_live_other'] },
       { 'X-API-Key': [tenant.key, tenant.key] },
-    ]) {
+    ];
+    for (const headers of repeats) {
       const res = await api.get('/me', { headers });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('API_KEY_INVALID');

@@ -83,6 +83,7 @@ export function childEnv(name: string, extra: Record<string, string | undefined>
     API_KEY_PEPPER: config.API_KEY_PEPPER,
     CURSOR_SECRET: config.CURSOR_SECRET,
     WEBHOOKS_ALLOW_PRIVATE: 'true',
+    AUTH_FAILURE_LIMIT: config.AUTH_FAILURE_LIMIT.toString(),
     MAIL_DIR: join(tmpdir(), `${name}-mail-${process.pid}`),
   };
   for (const [variable, value] of Object.entries(extra)) {

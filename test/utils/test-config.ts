@@ -17,6 +17,9 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     MAIL_DIR: join(tmpdir(), `scheduling-mail-${TEST_DATABASE_NAME}`),
     // One prefix per test database, so parallel runs on one Redis never share queues.
     QUEUE_PREFIX: `test-${TEST_DATABASE_NAME}`,
+    // Every test process calls from 127.0.0.1 and many tests fail authentication on purpose; the
+    // limit's own tests set it low.
+    AUTH_FAILURE_LIMIT: '1000000',
     ...overrides,
   });
 }

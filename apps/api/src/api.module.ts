@@ -13,6 +13,7 @@ import { ClientsModule } from '#core/clients/clients.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { PaymentReadsModule } from '#core/payments/payment-reads.module.js';
 import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
+import { FailedAuthenticationLimiter } from '#core/rate-limit/failed-authentication-limiter.js';
 import { RedisModule } from '#core/redis/redis.module.js';
 import { SaleReadsModule } from '#core/sales/sale-reads.module.js';
 import { StaffReadsModule } from '#core/staff/staff-reads.module.js';
@@ -108,6 +109,7 @@ export class ApiModule {
       ],
       providers: [
         ApiRateLimiter,
+        FailedAuthenticationLimiter,
         HttpMetrics,
         OutboxMetrics,
         NoticePipelineMetricsRepository,

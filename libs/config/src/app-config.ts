@@ -117,6 +117,17 @@ export class AppConfig {
   @Max(1000)
   AUTH_CACHE_TTL_MS = 500;
 
+  /**
+   * Failed authentications one client address may make per rolling minute (missing, malformed,
+   * unknown or revoked keys); beyond it the address gets 429 without its keys being looked up.
+   * The address is the socket's, or X-Forwarded-For's behind TRUSTED_PROXIES.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AUTH_FAILURE_LIMIT = 30;
+
   /** Prefix of every BullMQ key in Redis: lets several deployments (or test runs) share one Redis. */
   @Matches(/^[A-Za-z0-9_:-]{1,64}$/, { message: 'QUEUE_PREFIX must be 1 to 64 letters, digits, _ : or -' })
   QUEUE_PREFIX = 'bull';

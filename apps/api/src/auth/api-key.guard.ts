@@ -2,7 +2,10 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { DomainError } from '#core/errors/domain-error.js';
+import { FailedAuthenticationLimiter } from '#core/rate-limit/failed-authentication-limiter.js';
+import type { RateLimitDecision } from '#core/rate-limit/rate-limit.types.js';
 import type { ApiRequest } from '../http/api-request.js';
+import { clientAddress } from '../http/client-address.js';
 import { headerOccurrences } from '../http/header-occurrences.js';
 import { isPublicRoute } from './is-public-route.js';
 
@@ -14,16 +17,39 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
+    private readonly failures: FailedAuthenticationLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
+    const address = clientAddress(req);
     const key = presentedKey(req);
-    const authenticated = key ? await this.keys.authenticate(key) : null;
-    if (!authenticated) throw new DomainError('API_KEY_INVALID', INVALID);
+    let authenticated = key ? this.keys.cachedLookup(key) : null;
+    if (authenticated === undefined) {
+      // Only a key the cache cannot answer costs a database lookup: an address that has used up
+      // its failures is refused before it.
+      const open = await this.failures.isOpen(address);
+      if (!open.allowed) this.refuseFlood(open);
+      authenticated = await this.keys.authenticate(key!);
+    }
+    if (!authenticated) {
+      const recorded = await this.failures.recordFailure(address);
+      if (!recorded.allowed) this.refuseFlood(recorded);
+      throw new DomainError('API_KEY_INVALID', INVALID);
+    }
     req.apiKey = authenticated;
     return true;
+  }
+
+  private refuseFlood(decision: RateLimitDecision): never {
+    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds ?? decision.resetSeconds));
+    throw new DomainError(
+      'API_RATE_LIMIT',
+      `More than ${this.failures.policy.limit} failed authentications in ${this.failures.policy.windowSeconds} s from this address; retry after ${retryAfter} s.`,
+      [],
+      retryAfter,
+    );
   }
 }
 

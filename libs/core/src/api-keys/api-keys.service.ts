@@ -9,6 +9,7 @@ import { isScope, SCOPES } from '../scopes/scope.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import type { AuthenticatedKey } from './authenticated-key.js';
+import { LookupCache } from './lookup-cache.js';
 
 export interface NewApiKey {
   businessSlug: string;
@@ -29,17 +30,17 @@ export interface CreatedApiKey {
   createdAt: string;
 }
 
-interface CachedLookup {
-  value: AuthenticatedKey | null;
-  expiresAt: number;
-}
-
 const MAX_CACHED_LOOKUPS = 10_000;
 
 @Injectable()
 export class ApiKeysService {
-  /** Short-lived, so a revocation or plan change applies within AUTH_CACHE_TTL_MS everywhere. */
-  private readonly lookups = new Map<string, CachedLookup>();
+  /**
+   * Short-lived, so a revocation or plan change applies within AUTH_CACHE_TTL_MS everywhere. Keys
+   * found and keys not found are kept apart, each evicting its least recently used entry: a flood
+   * of unknown keys only ever evicts other unknown keys.
+   */
+  private readonly found = new LookupCache<AuthenticatedKey>(MAX_CACHED_LOOKUPS);
+  private readonly notFound = new LookupCache<null>(MAX_CACHED_LOOKUPS);
 
   constructor(
     private readonly config: AppConfig,
@@ -96,18 +97,27 @@ export class ApiKeysService {
     return { business: business.slug, prefix, revoked };
   }
 
-  /** The key's owner and rights, or null for a malformed, unknown or revoked key. */
-  async authenticate(rawKey: string): Promise<AuthenticatedKey | null> {
+  /**
+   * What a lookup of the key would answer without asking the database: the key, null for a
+   * malformed key or one recently not found, undefined when only the database can tell.
+   */
+  cachedLookup(rawKey: string): AuthenticatedKey | null | undefined {
     if (!isWellFormedApiKey(rawKey)) return null;
     const hash = hashApiKey(this.config.API_KEY_PEPPER, rawKey);
     const now = Date.now();
-    const cached = this.lookups.get(hash);
-    if (cached && cached.expiresAt > now) return cached.value;
+    return this.found.get(hash, now) ?? this.notFound.get(hash, now);
+  }
 
+  /** The key's owner and rights, or null for a malformed, unknown or revoked key. */
+  async authenticate(rawKey: string): Promise<AuthenticatedKey | null> {
+    const cached = this.cachedLookup(rawKey);
+    if (cached !== undefined) return cached;
+    const hash = hashApiKey(this.config.API_KEY_PEPPER, rawKey);
     const value = await this.keys.findActiveByHash(hash);
     if (this.config.AUTH_CACHE_TTL_MS > 0) {
-      if (this.lookups.size >= MAX_CACHED_LOOKUPS) this.lookups.clear();
-      this.lookups.set(hash, { value, expiresAt: now + this.config.AUTH_CACHE_TTL_MS });
+      const expiresAt = Date.now() + this.config.AUTH_CACHE_TTL_MS;
+      if (value) this.found.set(hash, value, expiresAt);
+      else this.notFound.set(hash, null, expiresAt);
     }
     return value;
   }

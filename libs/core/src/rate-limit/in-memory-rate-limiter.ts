@@ -52,6 +52,16 @@ export class InMemoryRateLimiter {
     return toDecision(this.policy, allowed, this.policy.limit - log.length, msUntilOldestExpires);
   }
 
+  /** Whether `consume` would admit now, recording nothing. */
+  peek(subject: string): RateLimitDecision {
+    const now = this.clock();
+    const log = this.logs.get(subject);
+    if (log) this.prune(log, now);
+    const count = log?.length ?? 0;
+    const msUntilOldestExpires = log && count > 0 ? log[0] + this.windowMs - now : 0;
+    return toDecision(this.policy, count < this.policy.limit, this.policy.limit - count, msUntilOldestExpires);
+  }
+
   /**
    * Records an admission decided elsewhere (by the shared Redis limiter), so that if this limiter
    * has to take over it knows what this instance already admitted in the window.

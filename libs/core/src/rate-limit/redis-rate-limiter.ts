@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { assertValidPolicy, toDecision } from './rate-limit-decision.js';
 import type { Clock, RateLimitDecision, RateLimitLogger, RateLimitPolicy } from './rate-limit.types.js';
-import { SLIDING_WINDOW_LUA } from './sliding-window.lua.js';
+import { SLIDING_WINDOW_LUA, SLIDING_WINDOW_PEEK_LUA } from './sliding-window.lua.js';
 
 export interface RedisRateLimiterOptions {
   /** A rate-limit check must not hold a request hostage to a slow Redis. */
@@ -19,7 +19,14 @@ export interface RedisRateLimiterOptions {
   maxFallbackSubjects?: number;
 }
 
-const SCRIPT_SHA = createHash('sha1').update(SLIDING_WINDOW_LUA).digest('hex');
+interface Script {
+  lua: string;
+  sha: string;
+}
+
+const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
+const CONSUME = script(SLIDING_WINDOW_LUA);
+const PEEK = script(SLIDING_WINDOW_PEEK_LUA);
 
 type ScriptReply = [allowed: number, remaining: number, resetMs: number];
 
@@ -66,22 +73,36 @@ export class RedisRateLimiter {
   }
 
   async consume(subject: string): Promise<RateLimitDecision> {
-    if (this.clock() >= this.redisRetryAt) {
-      try {
-        const [allowed, remaining, resetMs] = await this.runScript(subject);
-        // The fallback shadows this instance's admissions: should Redis fail mid-window, it
-        // carries on from them instead of granting the key a whole new window's worth.
-        if (allowed === 1) this.fallback.recordAdmission(subject);
-        return toDecision(this.policy, allowed === 1, remaining, resetMs);
-      } catch (error) {
-        this.redisRetryAt = this.clock() + this.failureCooldownMs;
-        this.reportFailure(error);
-      }
-    }
-    return this.fallback.consume(subject);
+    const reply = await this.tryScript(CONSUME, subject);
+    if (!reply) return this.fallback.consume(subject);
+    const [allowed, remaining, resetMs] = reply;
+    // The fallback shadows this instance's admissions: should Redis fail mid-window, it
+    // carries on from them instead of granting the key a whole new window's worth.
+    if (allowed === 1) this.fallback.recordAdmission(subject);
+    return toDecision(this.policy, allowed === 1, remaining, resetMs);
   }
 
-  private async runScript(subject: string): Promise<ScriptReply> {
+  /** Whether `consume` would admit now, recording nothing. */
+  async peek(subject: string): Promise<RateLimitDecision> {
+    const reply = await this.tryScript(PEEK, subject);
+    if (!reply) return this.fallback.peek(subject);
+    const [allowed, remaining, resetMs] = reply;
+    return toDecision(this.policy, allowed === 1, remaining, resetMs);
+  }
+
+  /** The script's reply, or null when Redis failed or is cooling down (the caller then asks the fallback). */
+  private async tryScript(script: Script, subject: string): Promise<ScriptReply | null> {
+    if (this.clock() < this.redisRetryAt) return null;
+    try {
+      return await this.runScript(script, subject);
+    } catch (error) {
+      this.redisRetryAt = this.clock() + this.failureCooldownMs;
+      this.reportFailure(error);
+      return null;
+    }
+  }
+
+  private async runScript(script: Script, subject: string): Promise<ScriptReply> {
     let timer: NodeJS.Timeout | undefined;
     // The timer fires in the event loop's timers phase, before the poll phase reads sockets: on a
     // loop busy for longer than the timeout (a flood of requests), a reply already received would
@@ -92,23 +113,23 @@ export class RedisRateLimiter {
     try {
       // A reply arriving after the timeout still recorded its admission in Redis; that only
       // makes the shared count stricter, never more lenient.
-      return parseReply(await Promise.race([this.evalScript(subject), timeout]));
+      return parseReply(await Promise.race([this.evalScript(script, subject), timeout]));
     } finally {
       clearTimeout(timer);
     }
   }
 
   /** EVALSHA keeps the script off the wire; EVAL is only needed after a restart or SCRIPT FLUSH. */
-  private async evalScript(subject: string): Promise<unknown> {
+  private async evalScript(script: Script, subject: string): Promise<unknown> {
     const key = `${this.keyPrefix}${subject}`;
     const member = `${this.memberPrefix}:${++this.sequence}`;
     try {
-      return await this.redis.evalsha(SCRIPT_SHA, 1, key, this.policy.limit, this.windowMs, member);
+      return await this.redis.evalsha(script.sha, 1, key, this.policy.limit, this.windowMs, member);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) {
         throw error;
       }
-      return this.redis.eval(SLIDING_WINDOW_LUA, 1, key, this.policy.limit, this.windowMs, member);
+      return this.redis.eval(script.lua, 1, key, this.policy.limit, this.windowMs, member);
     }
   }
 

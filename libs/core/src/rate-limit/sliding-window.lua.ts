@@ -52,3 +52,30 @@ end
 
 return { allowed, limit - count, resetMs }
 `;
+
+/**
+ * The same log, looked at without recording anything: would a request be admitted now?
+ * Used where the caller records only some requests (failed authentications) but must refuse the
+ * others early once the log is full, before they cost anything. Same keys, arguments (but the
+ * member) and reply as SLIDING_WINDOW_LUA; it writes nothing, so it runs as a read-only script.
+ */
+export const SLIDING_WINDOW_PEEK_LUA = `
+local key = KEYS[1]
+local limit = tonumber(ARGV[1])
+local windowUs = tonumber(ARGV[2]) * 1000
+
+local time = redis.call('TIME')
+local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local cutoff = '(' .. (nowUs - windowUs)
+
+local count = redis.call('ZCOUNT', key, cutoff, '+inf')
+local oldest = redis.call('ZRANGE', key, cutoff, '+inf', 'BYSCORE', 'LIMIT', 0, 1, 'WITHSCORES')
+local resetMs = 0
+if oldest[2] then
+  resetMs = math.ceil((tonumber(oldest[2]) + windowUs - nowUs) / 1000)
+end
+
+local allowed = 0
+if count < limit then allowed = 1 end
+return { allowed, limit - count, resetMs }
+`;

@@ -1,0 +1,48 @@
+import { jest } from '@jest/globals';
+import type { AppConfig } from '#config/app-config.js';
+import type { BusinessesRepository } from '../businesses/businesses.repository.js';
+import type { BusinessesService } from '../businesses/businesses.service.js';
+import { generateApiKey } from './api-key-format.js';
+import type { ApiKeysRepository } from './api-keys.repository.js';
+import { ApiKeysService } from './api-keys.service.js';
+import type { AuthenticatedKey } from './authenticated-key.js';
+
+describe('ApiKeysService key lookups', () => {
+  const validKey = generateApiKey();
+  const owner = { keyId: 'k1', prefix: validKey.slice(0, 12) } as AuthenticatedKey;
+  let lookups: string[];
+  let service: ApiKeysService;
+
+  beforeEach(() => {
+    // A frozen clock: nothing expires during the test, however slow the machine.
+    jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    lookups = [];
+    const config = { API_KEY_PEPPER: 'p'.repeat(32), AUTH_CACHE_TTL_MS: 1000 } as AppConfig;
+    let validHash: string | undefined;
+    const repository = {
+      findActiveByHash: (hash: string) => {
+        lookups.push(hash);
+        validHash ??= hash;
+        return Promise.resolve(hash === validHash ? owner : null);
+      },
+    } as unknown as ApiKeysRepository;
+    service = new ApiKeysService(config, repository, {} as BusinessesService, {} as BusinessesRepository);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('keeps a valid key cached through a flood of 12,000 unknown keys', async () => {
+    expect(await service.authenticate(validKey)).toBe(owner);
+    for (let i = 0; i < 12_000; i++) expect(await service.authenticate(generateApiKey())).toBeNull();
+    expect(lookups).toHaveLength(12_001);
+    expect(service.cachedLookup(validKey)).toBe(owner);
+    expect(await service.authenticate(validKey)).toBe(owner);
+    expect(lookups).toHaveLength(12_001);
+  });
+
+  it('answers malformed keys from nothing, and tells a key only the database knows', async () => {
+    expect(service.cachedLookup('rk_live_short')).toBeNull();
+    expect(service.cachedLookup(validKey)).toBeUndefined();
+    await service.authenticate(validKey);
+    expect(service.cachedLookup(validKey)).toBe(owner);
+  });
+});

@@ -1,0 +1,79 @@
+import { jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { generateApiKey } from '#core/api-keys/api-key-format.js';
+import { ApiKeysRepository } from '#core/api-keys/api-keys.repository.js';
+import { E2eApi } from '../utils/e2e-api.js';
+import { testConfig } from '../utils/test-config.js';
+import { createTenant, type Tenant } from '../utils/tenant-factory.js';
+
+// Two instances sharing one Redis count an address's failures together (docs/design-record.md#d2).
+const LIMIT = 5;
+const shared = { AUTH_FAILURE_LIMIT: String(LIMIT), QUEUE_PREFIX: `authfail-${randomUUID()}` };
+let first: E2eApi;
+let second: E2eApi;
+let tenant: Tenant;
+let lookups: number;
+
+beforeAll(async () => {
+  first = await E2eApi.start(testConfig(shared));
+  // Behind one trusted proxy, so the test can speak from other addresses through X-Forwarded-For.
+  second = await E2eApi.start(testConfig({ ...shared, TRUSTED_PROXIES: '1' }));
+  tenant = await createTenant();
+  for (const api of [first, second]) {
+    const repository = api.app.get(ApiKeysRepository);
+    const find = repository.findActiveByHash.bind(repository);
+    jest.spyOn(repository, 'findActiveByHash').mockImplementation((hash) => {
+      lookups++;
+      return find(hash);
+    });
+  }
+});
+afterAll(async () => {
+  jest.restoreAllMocks();
+  await Promise.all([first.close(), second.close()]);
+});
+beforeEach(() => {
+  lookups = 0;
+});
+
+describe('failed authentications per client address', () => {
+  it('answers 429 with Retry-After once an address has failed AUTH_FAILURE_LIMIT times, across instances, without looking keys up', async () => {
+    const address = '203.0.113.7';
+    const from = { 'X-Forwarded-For': address };
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await second.get('/me', { key: generateApiKey(), headers: from });
+      expect(res.status).toBe(401);
+    }
+    expect(lookups).toBe(LIMIT);
+
+    for (const key of [generateApiKey(), 'not-a-key', undefined, tenant.key]) {
+      const res = await second.get('/me', { key, headers: from });
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe('API_RATE_LIMIT');
+      expect(res.body.detail).toMatch(/failed authentications/);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+    }
+    // None of the refused keys cost a database lookup; the valid one was not cached yet.
+    expect(lookups).toBe(LIMIT);
+
+    // Another address behind the same proxy is not affected, and its valid key works.
+    const other = await second.get('/me', { key: tenant.key, headers: { 'X-Forwarded-For': '203.0.113.8' } });
+    expect(other.status).toBe(200);
+  });
+
+  it('counts the socket address when no proxy is trusted, whatever X-Forwarded-For says, and shares the count between instances', async () => {
+    for (let i = 0; i < LIMIT; i++) {
+      // A different forged address each time: without a trusted proxy it changes nothing.
+      const res = await first.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': `198.51.100.${i}` } });
+      expect(res.status).toBe(401);
+    }
+    // The second instance sees 127.0.0.1 through a proxy header naming it.
+    const refused = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': '127.0.0.1' } });
+    const socket = await first.get('/me', { key: generateApiKey() });
+    for (const res of [refused, socket]) {
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe('API_RATE_LIMIT');
+    }
+  });
+});
