@@ -90,6 +90,7 @@ export class Bench {
       REDIS_URL,
       ...BENCH_SECRETS,
       QUEUE_PREFIX: RUN_NAME,
+      METRICS_PORT: '0',
       MAIL_DIR: join(tmpdir(), 'scheduling-bench-mail'),
       ...extra,
     };

@@ -109,7 +109,7 @@ describe('the API without Redis (IN_PROCESS_JOBS)', () => {
       });
       expect(attempts.map((row) => row.status_code)).toEqual([500, 204]);
 
-      const metrics = await api.get('/metrics');
+      const metrics = await api.metrics();
       expect(metrics.text).toMatch(/^queue_jobs\{queue="notices",state="delayed"\} \d+/m);
       expect(metrics.text).toMatch(/^notice_delivery_attempts_5m\{outcome="http_error"\} [1-9]/m);
     } finally {

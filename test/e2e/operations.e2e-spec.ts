@@ -51,15 +51,21 @@ describe('health', () => {
 });
 
 describe('metrics', () => {
-  it('serves Prometheus text whose request counters move when requests are made', async () => {
+  it('is not served on the API port, which any client reaches', async () => {
+    const res = await api.get('/metrics');
+    expect(res.status).toBe(404);
+    expect(res.text).not.toContain('http_requests_total');
+  });
+
+  it('serves Prometheus text on METRICS_PORT whose request counters move when requests are made', async () => {
     const { key } = await createTenant();
-    const before = await api.get('/metrics');
+    const before = await api.metrics();
     expect(before.status).toBe(200);
-    expect(before.headers['content-type']).toMatch(/^text\/plain/);
+    expect(before.contentType).toMatch(/^text\/plain/);
     const labels = { route: '/v1/api/me', method: 'GET', status: '200' };
     const start = sample(before.text, 'http_requests_total', labels);
     for (let i = 0; i < 3; i += 1) await api.get('/me', { key });
-    const after = await api.get('/metrics');
+    const after = await api.metrics();
     expect(sample(after.text, 'http_requests_total', labels)).toBe(start + 3);
     expect(after.text).toContain('http_request_duration_seconds_bucket');
     expect(after.text).toMatch(/^notices_outbox_pending \d+/m);
@@ -67,7 +73,7 @@ describe('metrics', () => {
   });
 
   it('reports the depth of every job queue (from Redis) and the outcomes of recent delivery attempts', async () => {
-    const text = (await api.get('/metrics')).text;
+    const text = (await api.metrics()).text;
     for (const queue of ['notices', 'emails', 'maintenance']) {
       for (const state of ['waiting', 'active', 'delayed', 'prioritized', 'failed']) {
         expect(text).toMatch(new RegExp(`^queue_jobs\\{queue="${queue}",state="${state}"\\} \\d+$`, 'm'));
@@ -81,7 +87,7 @@ describe('metrics', () => {
   it('leaves the queue series out while Redis does not answer, and still serves the others', async () => {
     const withoutRedis = await E2eApi.start(testConfig({ REDIS_URL: 'redis://127.0.0.1:1' }));
     try {
-      const metrics = await withoutRedis.get('/metrics');
+      const metrics = await withoutRedis.metrics();
       expect(metrics.status).toBe(200);
       expect(metrics.text).not.toMatch(/^queue_jobs\{/m);
       expect(metrics.text).toMatch(/^notices_outbox_pending \d+/m);

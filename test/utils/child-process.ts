@@ -84,6 +84,8 @@ export function childEnv(name: string, extra: Record<string, string | undefined>
     CURSOR_SECRET: config.CURSOR_SECRET,
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     AUTH_FAILURE_LIMIT: config.AUTH_FAILURE_LIMIT.toString(),
+    // Several API processes run at once in some tests.
+    METRICS_PORT: '0',
     MAIL_DIR: join(tmpdir(), `${name}-mail-${process.pid}`),
   };
   for (const [variable, value] of Object.entries(extra)) {

@@ -5,6 +5,7 @@ import type { InjectionToken } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ApiModule } from '#api/api.module.js';
 import { API_APP_OPTIONS, configureApiApp, createApiApp } from '#api/configure-app.js';
+import { MetricsServer } from '#api/metrics/metrics-server.js';
 import { loadFrozenContract } from '#contract/served-contract.js';
 import { ContractResponseValidator } from './contract-response-validator.js';
 import { testConfig } from './test-config.js';
@@ -57,6 +58,8 @@ export interface ApiResponse {
  * a response that does not conform to openapi/v1.3.0.yaml fails the test that made it.
  */
 export class E2eApi {
+  private metricsPort: number | undefined;
+
   private constructor(readonly app: NestExpressApplication) {}
 
   /** `providers`: tokens whose value is replaced (a fake host lookup, a clock), as startTestContext does. */
@@ -118,6 +121,13 @@ export class E2eApi {
 
   delete(path: string, options?: CallOptions): Promise<ApiResponse> {
     return this.call('DELETE', path, options);
+  }
+
+  /** GET /metrics of this app's metrics server (started on a free port at the first call), as Prometheus scrapes it. */
+  async metrics(): Promise<{ status: number; contentType: string | null; text: string }> {
+    this.metricsPort ??= await this.app.get(MetricsServer).listen(0);
+    const res = await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`);
+    return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
   }
 
   async close(): Promise<void> {

@@ -31,7 +31,7 @@ import { DocsController } from './docs/docs.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { loggerParams } from './logging/logger-params.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
-import { MetricsController } from './metrics/metrics.controller.js';
+import { MetricsServer } from './metrics/metrics-server.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
 import { NoticePipelineMetricsRepository } from '#core/notices/notice-pipeline-metrics.repository.js';
 import { QueueMetrics } from './metrics/queue-metrics.js';
@@ -92,7 +92,6 @@ export class ApiModule {
       ],
       controllers: [
         HealthController,
-        MetricsController,
         DocsController,
         ContractDocumentController,
         MeController,
@@ -111,6 +110,7 @@ export class ApiModule {
         ApiRateLimiter,
         FailedAuthenticationLimiter,
         HttpMetrics,
+        MetricsServer,
         OutboxMetrics,
         NoticePipelineMetricsRepository,
         QueueMetrics,

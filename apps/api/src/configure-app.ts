@@ -34,6 +34,6 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   if (QUEUE_DASHBOARD_TOKEN) app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN));
   app.use(jsonBodyMiddleware);
   // Operations endpoints live outside the versioned API.
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'metrics', 'docs', 'docs/reference.js'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js'] });
   return app;
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '#config/app-config.js';
 import { createApiApp, API_PREFIX } from './configure-app.js';
+import { MetricsServer } from './metrics/metrics-server.js';
 
 try {
   const config = loadConfig();
@@ -11,8 +12,10 @@ try {
   // last, and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.listen(config.PORT);
+  const metricsPort = await app.get(MetricsServer).listen(config.METRICS_PORT);
   const logger = new Logger('Api');
   logger.log(`Listening on http://localhost:${config.PORT}/${API_PREFIX}`);
+  logger.log(`Metrics on http://localhost:${metricsPort}/metrics`);
   if (config.IN_PROCESS_JOBS) {
     logger.warn(
       'IN_PROCESS_JOBS: no Redis; this process delivers notices and e-mails and limits keys on its own (for trying and developing only)',

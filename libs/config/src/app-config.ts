@@ -50,6 +50,16 @@ export class AppConfig {
   @Max(65535)
   PORT = 3000;
 
+  /**
+   * Port of the Prometheus scrape endpoint (GET /metrics), apart from the API's so that it can stay
+   * on the internal network; 0 takes any free port (the log says which).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 9464;
+
   /** PostgreSQL connection URL. Secret (may carry a password). */
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/scheduling';

@@ -1,17 +1,34 @@
+import { performance } from 'node:perf_hooks';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { ATTEMPT_OUTCOMES, NoticePipelineMetricsRepository, type OutboxBacklog } from '#core/notices/notice-pipeline-metrics.repository.js';
+import {
+  ATTEMPT_OUTCOMES,
+  NoticePipelineMetricsRepository,
+  type AttemptOutcome,
+  type OutboxBacklog,
+} from '#core/notices/notice-pipeline-metrics.repository.js';
 import { HttpMetrics } from './http-metrics.js';
 
+/** How long one read of the database-backed gauges serves scrapes. */
+export const PIPELINE_SNAPSHOT_TTL_MS = 15_000;
+
+/** What the gauges show, read together. */
+interface PipelineSnapshot {
+  backlog: OutboxBacklog;
+  deliveries: Map<string, number>;
+  attempts: Record<AttemptOutcome, number>;
+}
+
 /**
- * Notice pipeline health, read from the database when Prometheus scrapes: how far the relay is
- * behind (outbox lag), how deliveries stand, and how the latest attempts ended. Read at scrape
- * time so every API instance reports the same truth whichever worker did the work.
+ * Notice pipeline health, read from the database: how far the relay is behind (outbox lag), how
+ * deliveries stand, and how the latest attempts ended. Read from the database, so every API
+ * instance reports the same truth whichever worker did the work; the reads are aggregates (one
+ * over 30 days of deliveries), so one snapshot serves every scrape for 15 s, and scrapes cost
+ * the database nothing more under load however often they come.
  */
 @Injectable()
 export class OutboxMetrics implements OnModuleInit {
-  /** The backlog read of the scrape under way, shared by its two gauges. */
-  private backlogRead: Promise<OutboxBacklog> | null = null;
+  private snapshot: { read: Promise<PipelineSnapshot>; at: number } | null = null;
 
   constructor(
     private readonly metrics: HttpMetrics,
@@ -19,58 +36,69 @@ export class OutboxMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const pipeline = this.pipeline;
-    const backlog = () => this.backlogOfScrape();
+    const current = () => this.currentSnapshot();
+    const registers = [this.metrics.registry];
     new Gauge({
       name: 'notices_outbox_pending',
       help: 'Change notices committed but not yet handed to the delivery queue.',
-      registers: [this.metrics.registry],
+      registers,
       async collect() {
-        this.set((await backlog()).unrelayed);
+        this.set((await current()).backlog.unrelayed);
       },
     });
     new Gauge({
       name: 'notices_outbox_lag_seconds',
       help: 'Age of the oldest change notice not yet handed to the delivery queue (0 when none).',
-      registers: [this.metrics.registry],
+      registers,
       async collect() {
-        this.set((await backlog()).oldestAgeSeconds);
+        this.set((await current()).backlog.oldestAgeSeconds);
       },
     });
     new Gauge({
       name: 'notice_deliveries',
       help: 'Deliveries of change notices to endpoints, by status (PENDING = queued or retrying).',
       labelNames: ['status'],
-      registers: [this.metrics.registry],
+      registers,
       async collect() {
-        const counts = await pipeline.deliveriesByStatus();
+        const { deliveries } = await current();
         this.reset();
-        for (const [status, count] of counts) this.set({ status }, count);
+        for (const [status, count] of deliveries) this.set({ status }, count);
       },
     });
     new Gauge({
       name: 'notice_delivery_attempts_5m',
       help: 'Notice delivery attempts of the last 5 minutes, by outcome: delivered (2xx), http_error (another status), no_response (timeout, connection or address refused, not sent).',
       labelNames: ['outcome'],
-      registers: [this.metrics.registry],
+      registers,
       async collect() {
-        const counts = await pipeline.recentAttemptsByOutcome();
-        for (const outcome of ATTEMPT_OUTCOMES) this.set({ outcome }, counts[outcome]);
+        const { attempts } = await current();
+        for (const outcome of ATTEMPT_OUTCOMES) this.set({ outcome }, attempts[outcome]);
       },
     });
   }
 
   /**
-   * Both backlog gauges are collected together on every scrape (the registry collects all its
-   * metrics at once): the first starts the read, the second joins it, so the backlog is read once
-   * per scrape, not once per gauge.
+   * The snapshot of the last 15 s, or a new read. The gauges of one scrape are collected at once:
+   * the first starts the read and the others join it. A failed read is not kept.
    */
-  private backlogOfScrape(): Promise<OutboxBacklog> {
-    if (!this.backlogRead) {
-      this.backlogRead = this.pipeline.outboxBacklog().finally(() => {
-        this.backlogRead = null;
-      });
-    }
-    return this.backlogRead;
+  private currentSnapshot(): Promise<PipelineSnapshot> {
+    const now = performance.now();
+    if (this.snapshot && now - this.snapshot.at < PIPELINE_SNAPSHOT_TTL_MS) return this.snapshot.read;
+    const read = this.readSnapshot();
+    const snapshot = { read, at: now };
+    this.snapshot = snapshot;
+    read.catch(() => {
+      if (this.snapshot === snapshot) this.snapshot = null;
+    });
+    return read;
+  }
+
+  private async readSnapshot(): Promise<PipelineSnapshot> {
+    const [backlog, deliveries, attempts] = await Promise.all([
+      this.pipeline.outboxBacklog(),
+      this.pipeline.deliveriesByStatus(),
+      this.pipeline.recentAttemptsByOutcome(),
+    ]);
+    return { backlog, deliveries, attempts };
   }
 }
