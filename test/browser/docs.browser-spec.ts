@@ -65,9 +65,14 @@ describe('GET /docs in Chromium', () => {
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(error.message));
     page.on('requestfailed', (request) => failures.push(`${request.url()}: ${request.failure()?.errorText ?? 'failed'}`));
+    // The page's Content-Security-Policy must allow everything the reference needs.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) failures.push(message.text());
+    });
 
     const response = await page.goto(`${baseUrl}/docs`);
     expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
     await page.getByRole('heading', { name: document.info.title }).first().waitFor({ timeout: 30_000 });
 
     // The sidebar lists the operations under their tags; the first tag opens by itself.

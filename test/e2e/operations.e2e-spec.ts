@@ -152,6 +152,52 @@ describe('queue dashboard (/admin/queues)', () => {
         'notices',
       ]);
     });
+
+    it('is read-only: its actions are refused with 405 and its queues say so', async () => {
+      const queues = await get('/admin/queues/api/queues').set('Authorization', `Bearer ${token}`);
+      for (const queue of (queues.body as { queues: { readOnlyMode: boolean }[] }).queues) expect(queue.readOnlyMode).toBe(true);
+      for (const path of ['/admin/queues/api/queues/pause', '/admin/queues/api/queues/notices/retry/failed']) {
+        const res = await request(board.app.getHttpServer()).put(path).set('Authorization', `Bearer ${token}`);
+        expect(res.status).toBe(405);
+        expect(res.body.detail).toMatch(/QUEUE_DASHBOARD_WRITE=true/);
+      }
+    });
+
+    it('acts on jobs with QUEUE_DASHBOARD_WRITE=true', async () => {
+      const writable = await E2eApi.start(testConfig({ QUEUE_DASHBOARD_TOKEN: token, QUEUE_DASHBOARD_WRITE: 'true' }));
+      try {
+        const res = await request(writable.app.getHttpServer())
+          .put('/admin/queues/api/queues/emails/retry/failed')
+          .set('Authorization', `Bearer ${token}`);
+        expect(res.status).toBe(200);
+      } finally {
+        await writable.close();
+      }
+    });
+  });
+});
+
+describe('security headers', () => {
+  it('are on every answer: API success and problem, health, unknown routes and the docs, whose policy is its own', async () => {
+    const { key } = await createTenant();
+    const answers = await Promise.all([
+      api.get('/me', { key }),
+      api.get('/me'),
+      api.get('/health/live'),
+      api.get('/no-such-route'),
+      api.get('/v1/api/openapi.json'),
+      api.get('/docs'),
+    ]);
+    for (const res of answers) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    }
+    expect(answers[0].headers['content-security-policy']).toMatch(/^default-src 'none'/);
+    const docs = answers.at(-1)!.headers['content-security-policy'];
+    expect(docs).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(docs).toMatch(/connect-src 'self'/);
   });
 });
 

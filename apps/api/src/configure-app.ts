@@ -8,6 +8,7 @@ import { ApiModule } from './api.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { jsonBodyMiddleware } from './http/json-body.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
+import { securityHeadersMiddleware } from './http/security-headers.js';
 import { API_PREFIX } from './http/api-prefix.js';
 
 export { API_PREFIX };
@@ -27,11 +28,14 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).
   app.set('trust proxy', app.get(AppConfig).TRUSTED_PROXIES);
   app.use(requestIdMiddleware);
+  app.use(securityHeadersMiddleware);
   app.use(app.get(HttpMetrics).middleware);
   // Off unless configured: without the token the path is an unknown route (404). Mounted before
   // the API's body reader, as the dashboard reads its own.
-  const { QUEUE_DASHBOARD_TOKEN } = app.get(AppConfig);
-  if (QUEUE_DASHBOARD_TOKEN) app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN));
+  const { QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE } = app.get(AppConfig);
+  if (QUEUE_DASHBOARD_TOKEN) {
+    app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE));
+  }
   app.use(jsonBodyMiddleware);
   // Operations endpoints live outside the versioned API.
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js'] });

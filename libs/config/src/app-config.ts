@@ -194,6 +194,11 @@ export class AppConfig {
   @MinLength(32, { message: 'QUEUE_DASHBOARD_TOKEN must be at least 32 characters' })
   QUEUE_DASHBOARD_TOKEN?: string;
 
+  /** Lets the queue dashboard act on jobs (retry, promote, pause, remove); without it the dashboard only shows. */
+  @Transform(toBool)
+  @IsBoolean()
+  QUEUE_DASHBOARD_WRITE = false;
+
   /** Minimum log level: fatal, error, warn, log, debug, verbose; pino's names info and trace are also taken. */
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'log';

@@ -14,14 +14,16 @@ const CHALLENGE = 'Basic realm="queue dashboard", charset="UTF-8", Bearer realm=
 
 /**
  * The operators' queue dashboard (bull-board) over the worker's queues, behind
- * QUEUE_DASHBOARD_TOKEN: the middleware to mount at QUEUE_DASHBOARD_PATH. It can retry, promote
- * and remove jobs, so every request, its pages, scripts and API calls alike, needs the token.
+ * QUEUE_DASHBOARD_TOKEN: the middleware to mount at QUEUE_DASHBOARD_PATH. Every request, its
+ * pages, scripts and API calls alike, needs the token. It only shows, unless `writable`
+ * (QUEUE_DASHBOARD_WRITE=true): retrying, promoting, pausing and removing jobs change what
+ * partners receive, so a leaked token alone must not allow them.
  */
-export function queueDashboard(queues: readonly Queue[], token: string): RequestHandler[] {
+export function queueDashboard(queues: readonly Queue[], token: string, writable: boolean): RequestHandler[] {
   const board = new ExpressAdapter();
   board.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue)),
+    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: !writable })),
     // @bull-board/express 9.10.1 declares its types against its own copy of @bull-board/api
     // (9.10.1), whose classes TypeScript tells apart from the installed 9.10.2 ones by their
     // private members; the two agree on the interface used at run time.
@@ -29,7 +31,29 @@ export function queueDashboard(queues: readonly Queue[], token: string): Request
     options: { uiConfig: { boardTitle: 'Scheduling queues' } },
   });
   // bull-board types its router as `any`; it is an Express application, i.e. a request handler.
-  return [requireToken(token), board.getRouter() as RequestHandler];
+  const router = board.getRouter() as RequestHandler;
+  return writable ? [requireToken(token), router] : [requireToken(token), refuseChanges, router];
+}
+
+/** A read-only board answers only GET and HEAD: its actions are refused here, not only hidden by its page. */
+function refuseChanges(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    next();
+    return;
+  }
+  res
+    .status(405)
+    .set('Allow', 'GET, HEAD')
+    .type('application/problem+json')
+    .send(
+      JSON.stringify({
+        type: 'about:blank',
+        title: 'Method Not Allowed',
+        status: 405,
+        detail: 'The queue dashboard is read-only; set QUEUE_DASHBOARD_WRITE=true to act on jobs from it.',
+        requestId: (req as ApiRequest).requestId,
+      }),
+    );
 }
 
 /**

@@ -1,7 +1,36 @@
+import { createHash } from 'node:crypto';
 import { Controller, Get, Header, NotFoundException, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../auth/route-access.decorators.js';
 import { findReferenceScript } from './reference-assets.js';
+
+/** The page's one inline script; the policy below allows exactly it, by its digest. */
+const BOOT_SCRIPT = `
+      Scalar.createApiReference('#reference', {
+        url: '/v1/api/openapi.json',
+        withDefaultFonts: false,
+        showDeveloperTools: 'never',
+        agent: { disabled: true },
+        mcp: { disabled: true },
+      });
+    `;
+
+/**
+ * The page's Content-Security-Policy: its own script file and the boot script above, the styles
+ * the reference injects, and requests to this origin only (the document and "try it" calls).
+ */
+const PAGE_POLICY = [
+  "default-src 'none'",
+  `script-src 'self' 'sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}'`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -13,15 +42,7 @@ const PAGE = `<!doctype html>
   <body>
     <div id="reference"></div>
     <script src="/docs/reference.js"></script>
-    <script>
-      Scalar.createApiReference('#reference', {
-        url: '/v1/api/openapi.json',
-        withDefaultFonts: false,
-        showDeveloperTools: 'never',
-        agent: { disabled: true },
-        mcp: { disabled: true },
-      });
-    </script>
+    <script>${BOOT_SCRIPT}</script>
   </body>
 </html>
 `;
@@ -34,6 +55,7 @@ export class DocsController {
 
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Content-Security-Policy', PAGE_POLICY)
   page(): string {
     return PAGE;
   }
