@@ -1,8 +1,27 @@
 // The checks of `npm run contract:compat` that Optic's breaking-change rules leave out (docs/design-record.md#d13):
 // a 1.2.0 response may gain no field and no enum value (its schemas are closed, and partners'
-// generated clients are strict), and the notices of `webhooks:` (which Optic does not diff) may
-// not change at all. Request bodies and parameters are left to Optic, which allows what D13 allows
-// (relaxing a rule) and refuses what it refuses (a new required field, a removed parameter).
+// generated clients are strict), the notices of `webhooks:` (which Optic does not diff) may not
+// change at all, and no string of a 1.2.0 request body may gain or change a pattern (Optic lets
+// that narrowing through) but for the rules of ALLOWED_NARROWINGS. The rest of request bodies and
+// parameters is left to Optic, which allows what D13 allows (relaxing a rule) and refuses what it
+// refuses (a new required field, a removed parameter).
+
+/**
+ * The request rules 1.3.0 narrows on purpose, each with its reason: the only allowed exceptions
+ * to "a 1.2.0 request accepted then is accepted now" (docs/design-record.md#hardening-1-3-0).
+ */
+export const ALLOWED_NARROWINGS = [
+  {
+    pattern: '^[^\\x00-\\x1F\\x7F]*$',
+    reason:
+      'Single-line text (names, descriptions) refuses control characters: a lone CR in a name reached the SUMMARY and ' +
+      'CN lines of calendar invitations and the headers of e-mails, where it starts a new line of its own.',
+  },
+  {
+    pattern: '^[^\\x00-\\x08\\x0B-\\x1F\\x7F]*$',
+    reason: 'Multi-line text (a cancellation reason) keeps line feeds and tabs only, for the same reason.',
+  },
+];
 
 /** Keywords that describe a schema without constraining it: changing them breaks nobody. */
 const PROSE = new Set(['description', 'summary', 'title', 'example', 'examples', '$comment', 'externalDocs', 'deprecated']);
@@ -93,6 +112,12 @@ export function compatibilityProblems(frozen, current) {
       }
     }
   }
+  for (const [name, before] of operations(frozen)) {
+    const after = now.get(name);
+    const then = structural(frozen, before.requestBody)?.content?.['application/json']?.schema;
+    const later = after && structural(current, after.requestBody)?.content?.['application/json']?.schema;
+    if (then && later) problems.push(...narrowedPatterns(then, later).map((d) => `${name} request body${d}`));
+  }
   const laterWebhooks = current.webhooks ?? {};
   for (const [type, item] of Object.entries(frozen.webhooks ?? {})) {
     const later = laterWebhooks[type];
@@ -107,4 +132,28 @@ export function compatibilityProblems(frozen, current) {
     );
   }
   return problems;
+}
+
+/**
+ * Strings of a request that gained or changed a pattern, other than to an allowed one, walking the
+ * two schemas side by side through properties, items and the branches of anyOf / oneOf / allOf.
+ */
+export function narrowedPatterns(before, after, path = '') {
+  if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return [];
+  const found = [];
+  if (
+    after.pattern !== undefined &&
+    after.pattern !== before.pattern &&
+    !ALLOWED_NARROWINGS.some((rule) => rule.pattern === after.pattern)
+  ) {
+    found.push(`${path}/pattern: ${before.pattern === undefined ? 'added' : 'changed'} (${after.pattern})`);
+  }
+  for (const [name, schema] of Object.entries(after.properties ?? {})) {
+    found.push(...narrowedPatterns(before.properties?.[name], schema, `${path}/properties/${name}`));
+  }
+  if (after.items) found.push(...narrowedPatterns(before.items, after.items, `${path}/items`));
+  for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+    (after[keyword] ?? []).forEach((branch, i) => found.push(...narrowedPatterns(before[keyword]?.[i], branch, `${path}/${keyword}/${i}`)));
+  }
+  return found;
 }

@@ -509,3 +509,32 @@ describe('POST /appointments/{id}/cancel', () => {
     }
   });
 });
+
+describe('control characters in text (refused since 1.3.0)', () => {
+  it('refuses a cancellation reason with a carriage return or another control character, and keeps line feeds and tabs', async () => {
+    const booked = await book(formA(day(40, '10:00:00')));
+    for (const reason of ['Client called\r\nback', 'Bell\u0007 rang', 'CR\ronly']) {
+      const res = await post(`/appointments/${booked.body.id}/cancel`, { reason }, { key: salon.keys[2] });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        { path: '/reason', message: 'must not contain control characters other than line feed (U+000A) and tab (U+0009)' },
+      ]);
+    }
+    const reason = 'Client called back.\nMoved to next week:\tsee notes';
+    const res = await post(`/appointments/${booked.body.id}/cancel`, { reason }, { key: salon.keys[2] });
+    expect(res.status).toBe(200);
+    const [row] = await db.query<{ cancellation_reason: string }[]>('SELECT cancellation_reason FROM appointments WHERE id = $1', [
+      booked.body.id,
+    ]);
+    expect(row.cancellation_reason).toBe(reason);
+  });
+
+  it("refuses a new client's name that is not one line", async () => {
+    const res = await book({ ...formA(day(41, '10:00:00')), client: { name: 'Ana\rSilva', phone: '+351 912 345 999' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({
+      path: '/client/name',
+      message: 'must be one line of text, without control characters (U+0000–U+001F, U+007F)',
+    });
+  });
+});

@@ -199,3 +199,24 @@ describe('GET /clients/{id}', () => {
     expect(notUuid.body.code).toBe('NOT_FOUND');
   });
 });
+
+describe('control characters in names (refused since 1.3.0)', () => {
+  it('answers 400 naming the field for a name or guardian name that is not one line, and creates nothing', async () => {
+    const single = 'must be one line of text, without control characters (U+0000–U+001F, U+007F)';
+    for (const [body, path] of [
+      [newClient({ name: 'Maria\rSantos' }), '/name'],
+      [newClient({ name: 'Maria\nSantos' }), '/name'],
+      [newClient({ name: 'Maria\u0000' }), '/name'],
+      [newClient({ guardianName: 'Rosa\u001BSantos' }), '/guardianName'],
+      [newClient({ guardianName: 'Rosa\u007F' }), '/guardianName'],
+    ] as const) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.errors).toContainEqual({ path, message: expect.stringMatching(/control characters|NUL/) });
+      if (path === '/guardianName') expect(res.body.errors).toEqual([{ path, message: single }]);
+      expect(await count('SELECT count(*) AS n FROM clients WHERE phone = $1', [body.phone.replace(/\s/g, '')])).toBe(0);
+    }
+    expect((await post(newClient({ name: 'Zoë Saldaña-Öztürk' }))).status).toBe(201);
+  });
+});

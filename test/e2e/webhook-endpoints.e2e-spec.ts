@@ -201,6 +201,13 @@ describe('REST hooks: subscribe, test, receive, unsubscribe', () => {
     expect((await patch({})).status).toBe(400);
     expect((await patch({ events: [] })).status).toBe(400);
     expect((await patch({ events: ['webhook.test'] })).status).toBe(400);
+    for (const description of ['Zapier\rhook', 'line\nbreak', 'bell\u0007']) {
+      const refused = await patch({ description });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([
+        { path: '/description', message: 'must be one line of text, without control characters (U+0000–U+001F, U+007F)' },
+      ]);
+    }
   });
 
   it('refuses a 17th endpoint with 409 WEBHOOK_ENDPOINT_LIMIT', async () => {

@@ -113,3 +113,36 @@ describe('contract:compat rules (docs/design-record.md#d13)', () => {
     expect(check(read('v1.2.0.yaml'), read('v1.3.0.yaml'))).toEqual([]);
   });
 });
+
+describe('request patterns', () => {
+  // Loaded as the rules module exports them; see the import above for why it is untyped.
+  const withNamePattern = (pattern?: string): Doc => ({
+    openapi: '3.1.0',
+    paths: {
+      '/clients': {
+        post: {
+          operationId: 'createClient',
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { name: { type: 'string', maxLength: 120, ...(pattern ? { pattern } : {}) } } },
+              },
+            },
+          },
+          responses: {},
+        },
+      },
+    },
+  });
+
+  it('refuses a pattern added to a 1.2.0 request string, naming where', () => {
+    expect(check(withNamePattern(), withNamePattern('^[a-z]*$'))).toEqual([
+      'POST /clients request body/properties/name/pattern: added (^[a-z]*$)',
+    ]);
+  });
+
+  it('allows only the narrowings listed with their reasons: control characters in single- and multi-line text', () => {
+    expect(check(withNamePattern(), withNamePattern('^[^\\x00-\\x1F\\x7F]*$'))).toEqual([]);
+    expect(check(withNamePattern(), withNamePattern('^[^\\x00-\\x08\\x0B-\\x1F\\x7F]*$'))).toEqual([]);
+  });
+});

@@ -1,6 +1,12 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from './schema-compiler.js';
 
+/** The contract's two text rules (single- and multi-line), said in words rather than as their pattern. */
+const TEXT_PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  '^[^\\x00-\\x1F\\x7F]*$': 'must be one line of text, without control characters (U+0000–U+001F, U+007F)',
+  '^[^\\x00-\\x08\\x0B-\\x1F\\x7F]*$': 'must not contain control characters other than line feed (U+000A) and tab (U+0009)',
+};
+
 export interface FieldProblem {
   /** JSON Pointer to the offending value. */
   path: string;
@@ -94,6 +100,8 @@ export class ValidationErrorFormatter {
           path: base,
           message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
         };
+      case 'pattern':
+        return { path: base, message: TEXT_PATTERN_MESSAGES[String(params.pattern)] ?? error.message ?? 'is invalid' };
       default:
         return { path: base, message: error.message ?? 'is invalid' };
     }

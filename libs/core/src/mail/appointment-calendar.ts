@@ -1,8 +1,9 @@
 import { createEvent } from 'ics';
 import type { CalendarEventData } from '#database/entities/outbound-email.entity.js';
+import { multiLine, singleLine } from '../text/control-characters.js';
 
-/** RFC 5545 parameter values (CN) cannot hold a double quote, not even escaped. */
-const parameterSafe = (name: string): string => name.replace(/"/g, "'");
+/** RFC 5545 parameter values (CN) cannot hold a double quote, not even escaped, nor any line break. */
+const parameterSafe = (name: string): string => singleLine(name).replace(/"/g, "'");
 
 /**
  * The .ics invitation (RFC 5545, METHOD REQUEST or CANCEL) attached to an appointment e-mail.
@@ -23,8 +24,8 @@ export function buildCalendarEvent(input: CalendarEventData): string {
     endInputType: 'utc',
     endOutputType: 'utc',
     status: input.status,
-    title: input.title,
-    description: input.description,
+    title: singleLine(input.title),
+    description: multiLine(input.description),
     organizer: { name: parameterSafe(input.organizer.name), email: input.organizer.email },
     attendees: input.attendee.email
       ? [
