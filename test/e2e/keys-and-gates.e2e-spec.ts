@@ -73,7 +73,7 @@ describe('GET /me', () => {
 describe('401 API_KEY_INVALID', () => {
   it('gives the same body for missing, malformed, bad-checksum, unknown and revoked keys', async () => {
     const revoked = await createKey(api.app, tenant, ['services.read']);
-    await api.app.get(ApiKeysService).revoke(tenant.slug, revoked.slice(0, 12));
+    await api.app.get(ApiKeysService).revoke(tenant.slug, { prefix: revoked.slice(0, 12) });
     const badChecksum = `${tenant.key.slice(0, -1)}${tenant.key.endsWith('A') ? 'B' : 'A'}`;
     const cases: (string | undefined)[] = [undefined, 'not-a-key', badChecksum, generateApiKey(), revoked];
     const bodies = [];
@@ -92,7 +92,7 @@ describe('401 API_KEY_INVALID', () => {
   it('refuses a key within one second of `key revoke`', async () => {
     const key = await createKey(api.app, tenant, ['services.read']);
     expect((await api.get('/me', { key })).status).toBe(200);
-    await api.app.get(ApiKeysService).revoke(tenant.slug, key.slice(0, 12));
+    await api.app.get(ApiKeysService).revoke(tenant.slug, { prefix: key.slice(0, 12) });
     const elapsed = await eventually(async () => (await api.get('/me', { key })).status === 401, 1000);
     expect(elapsed).toBeLessThanOrEqual(1000);
   });

@@ -174,7 +174,7 @@ describe("another business's ids: always 404 NOT_FOUND, never its data", () => {
 describe('401 API_KEY_INVALID: the same body for every bad key, on every route', () => {
   it('missing, malformed, bad checksum, unknown, revoked, and two different keys', async () => {
     const revoked = await createKey(api.app, mine.tenant, SCOPES);
-    await api.app.get(ApiKeysService).revoke(mine.tenant.slug, revoked.slice(0, 12));
+    await api.app.get(ApiKeysService).revoke(mine.tenant.slug, { prefix: revoked.slice(0, 12) });
     const valid = mine.tenant.key;
     const badChecksum = `${valid.slice(0, -1)}${valid.endsWith('A') ? 'B' : 'A'}`;
     const kinds: [string, Partial<CallOptions> & { key?: string }][] = [

@@ -14,7 +14,7 @@ export interface AdminRun {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
   /** The error object a failed command prints on stderr. */
-  error: { code: string; detail: string; errors?: { path: string; message: string }[] };
+  error: { code: string; detail: string; errors?: { path: string; message: string }[]; requestId?: string; debug?: string };
 }
 
 const parse = (text: string): Record<string, unknown> => (text === '' ? {} : (JSON.parse(text) as Record<string, unknown>));

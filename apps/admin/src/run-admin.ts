@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type AppConfig } from '#config/app-config.js';
 import { DomainError } from '#core/errors/domain-error.js';
@@ -31,8 +32,11 @@ export const EXIT_USAGE = 2;
 type AdminErrorCode = DomainError['code'] | 'USAGE' | 'CONFIG_INVALID';
 
 interface ErrorReport {
-  error: { code: AdminErrorCode; detail: string; errors?: { path: string; message: string }[] };
+  error: { code: AdminErrorCode; detail: string; errors?: { path: string; message: string }[]; requestId?: string; debug?: string };
 }
+
+/** Levels at which an unexpected error's own message is printed (an operator debugging, not a log collector). */
+const DEBUG_LEVELS: ReadonlySet<string> = new Set(['debug', 'verbose', 'trace']);
 
 function printJson(out: AdminOutput, value: object): void {
   out.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -64,7 +68,7 @@ async function buildProgram(io: AdminIo, context: CommandContext): Promise<Comma
   return program;
 }
 
-function report(error: unknown): { exitCode: number; body: ErrorReport } {
+function report(error: unknown, logLevel: string | undefined): { exitCode: number; body: ErrorReport } {
   if (error instanceof CommanderError) {
     // Commander raises 'commander.help' when a command group is given no command.
     const detail = error.code === 'commander.help' ? 'A command is missing; run with --help to see the commands.' : error.message;
@@ -78,8 +82,21 @@ function report(error: unknown): { exitCode: number; body: ErrorReport } {
   if (error instanceof ConfigError) {
     return { exitCode: EXIT_FAILED, body: { error: { code: 'CONFIG_INVALID', detail: error.message } } };
   }
-  const detail = error instanceof Error ? error.message : String(error);
-  return { exitCode: EXIT_FAILED, body: { error: { code: 'INTERNAL', detail } } };
+  // An unexpected error's text can carry what an operator's terminal, CI log or ticket should not
+  // (a PostgreSQL message naming tables, values or hosts): a generic detail and an id to quote,
+  // the error itself only when LOG_LEVEL asks for debugging.
+  const requestId = randomUUID();
+  const body: ErrorReport = {
+    error: {
+      code: 'INTERNAL',
+      detail: `The command failed on an unexpected error (request id ${requestId}); run it again with LOG_LEVEL=debug to see the error itself.`,
+      requestId,
+    },
+  };
+  if (logLevel !== undefined && DEBUG_LEVELS.has(logLevel)) {
+    body.error.debug = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  }
+  return { exitCode: EXIT_FAILED, body };
 }
 
 /**
@@ -97,7 +114,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, config?: Ap
   } catch (error) {
     // --help is delivered as an error with exit code 0.
     if (error instanceof CommanderError && error.exitCode === 0) return EXIT_OK;
-    const { exitCode, body } = report(error);
+    const { exitCode, body } = report(error, config?.LOG_LEVEL ?? process.env.LOG_LEVEL);
     printJson(io.stderr, body);
     return exitCode;
   }

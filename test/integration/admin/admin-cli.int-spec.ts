@@ -94,13 +94,77 @@ describe('admin command line', () => {
 
     const revoked = await admin('key', 'revoke', '--business', slug, '--prefix', prefix);
     expect(revoked.code).toBe(0);
-    expect(revoked.json).toEqual({ business: slug, prefix, revoked: 1 });
+    expect(revoked.json).toEqual({ business: slug, id: key.json.id, prefix, revoked: 1 });
     const { rows } = await db.query('SELECT revoked_at FROM api_keys WHERE id = $1', [key.json.id]);
     expect(rows[0].revoked_at).toBeInstanceOf(Date);
 
     const again = await admin('key', 'revoke', '--business', slug, '--prefix', prefix);
     expect(again.code).toBe(1);
     expect(again.error.code).toBe('NOT_FOUND');
+  });
+
+  it('revokes one key by id, and refuses a prefix that several active keys share, naming their ids', async () => {
+    const slug = uniqueSlug('cli-revoke');
+    const business = ['--timezone', 'Europe/Lisbon', '--country', 'PT', '--currency', 'EUR', '--plan', 'SOLO'];
+    expect((await admin('business', 'create', '--slug', slug, '--name', 'Revoke', ...business)).code).toBe(0);
+    const member = ['--business', slug, '--email', 'owner@revoke.example', '--name', 'Owner', '--role', 'OWNER'];
+    expect((await admin('business', 'member', 'add', ...member)).code).toBe(0);
+    const create = async () =>
+      (await admin('key', 'create', '--business', slug, '--member', 'owner@revoke.example', '--name', 'K', '--scopes', 'services.read'))
+        .json as { id: string; prefix: string };
+    const [first, second] = [await create(), await create()];
+    // Prefixes are 4 random characters: make the two keys share one, as they can by chance.
+    await db.query('UPDATE api_keys SET prefix = $1 WHERE id = $2', [first.prefix, second.id]);
+
+    const ambiguous = await admin('key', 'revoke', '--business', slug, '--prefix', first.prefix);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.error.code).toBe('VALIDATION_FAILED');
+    expect(ambiguous.error.errors).toEqual([{ path: '/prefix', message: expect.stringMatching(/^2 active keys have the prefix/) }]);
+    for (const id of [first.id, second.id]) expect(ambiguous.error.errors![0].message).toContain(id);
+    const active = async () =>
+      (await db.query('SELECT id FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL ORDER BY id', [first.prefix])).rows.map(
+        (r) => r.id,
+      );
+    expect(await active()).toEqual([first.id, second.id].sort());
+
+    const byId = await admin('key', 'revoke', '--business', slug, '--id', second.id);
+    expect(byId.json).toEqual({ business: slug, id: second.id, prefix: first.prefix, revoked: 1 });
+    expect(await active()).toEqual([first.id]);
+    // Now the prefix names one key: it still works.
+    expect((await admin('key', 'revoke', '--business', slug, '--prefix', first.prefix)).json).toMatchObject({ id: first.id, revoked: 1 });
+
+    expect((await admin('key', 'revoke', '--business', slug, '--id', second.id)).error.code).toBe('NOT_FOUND');
+    expect((await admin('key', 'revoke', '--business', slug, '--id', 'not-a-uuid')).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: '/id', message: expect.any(String) }],
+    });
+    const both = await admin('key', 'revoke', '--business', slug, '--id', first.id, '--prefix', first.prefix);
+    expect(both.code).toBe(2);
+    expect(both.error.code).toBe('USAGE');
+    expect((await admin('key', 'revoke', '--business', slug)).code).toBe(2);
+  });
+
+  it('prints a generic message and a request id on an unexpected error, not what PostgreSQL said', async () => {
+    const missing = new URL(config.DATABASE_URL);
+    missing.pathname = '/no_such_database_for_admin_test';
+    const failed = await runAdminCommand(['key', 'revoke', '--business', 'x', '--id', '00000000-0000-4000-8000-000000000000'], {
+      ...config,
+      DATABASE_URL: missing.toString(),
+    } as typeof config);
+    expect(failed.code).toBe(1);
+    expect(failed.error).toEqual({
+      code: 'INTERNAL',
+      detail: expect.stringContaining(failed.error.requestId as string),
+      requestId: expect.any(String),
+    });
+    expect(failed.stderr).not.toMatch(/no_such_database|does not exist|postgres/i);
+
+    const debugging = await runAdminCommand(['key', 'revoke', '--business', 'x', '--id', '00000000-0000-4000-8000-000000000000'], {
+      ...config,
+      DATABASE_URL: missing.toString(),
+      LOG_LEVEL: 'debug',
+    } as typeof config);
+    expect(debugging.error.debug).toMatch(/no_such_database_for_admin_test/);
   });
 
   it('changes the plan of a business', async () => {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import type { CommandContext } from './command-context.js';
 
@@ -11,8 +11,12 @@ interface CreateOptions {
 
 interface RevokeOptions {
   business: string;
-  prefix: string;
+  id?: string;
+  prefix?: string;
 }
+
+/** Commander's exit code for wrong usage, which runAdmin reports as USAGE. */
+const EXIT_USAGE_CODE = 2;
 
 function parseList(value: string): string[] {
   return value
@@ -54,8 +58,16 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
 
   key
     .command('revoke')
-    .description('revoke the active keys of a business with this prefix (refused within 1 s everywhere)')
+    .description('revoke one key of a business, by id or by prefix (refused within 1 s everywhere)')
     .requiredOption('--business <slug>', 'business slug')
-    .requiredOption('--prefix <prefix>', 'the key prefix, e.g. rk_live_AbCd')
-    .action((options: RevokeOptions) => context.run((app) => app.get(ApiKeysService).revoke(options.business, options.prefix)));
+    .option('--id <id>', 'the key id, as key create printed it')
+    .option('--prefix <prefix>', 'the key prefix, e.g. rk_live_AbCd; refused when several active keys share it')
+    .action((options: RevokeOptions) => {
+      if ((options.id === undefined) === (options.prefix === undefined)) {
+        throw new CommanderError(EXIT_USAGE_CODE, 'key.revoke', 'give exactly one of --id and --prefix');
+      }
+      return context.run((app) =>
+        app.get(ApiKeysService).revoke(options.business, options.id !== undefined ? { id: options.id } : { prefix: options.prefix! }),
+      );
+    });
 }

@@ -54,9 +54,14 @@ const INSERT_API_KEY = defineStatement<
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 });
 
-const REVOKE_BY_PREFIX = defineStatement<[businessId: string, prefix: string]>({
-  name: 'revoke_api_keys_by_prefix',
-  text: 'UPDATE api_keys SET revoked_at = now() WHERE business_id = $1 AND prefix = $2 AND revoked_at IS NULL',
+const ACTIVE_KEY_IDS_BY_PREFIX = defineStatement<[businessId: string, prefix: string], { id: string }>({
+  name: 'active_api_key_ids_by_prefix',
+  text: 'SELECT id FROM api_keys WHERE business_id = $1 AND prefix = $2 AND revoked_at IS NULL ORDER BY created_at, id',
+});
+
+const REVOKE_BY_ID = defineStatement<[businessId: string, id: string], { prefix: string }>({
+  name: 'revoke_api_key_by_id',
+  text: 'UPDATE api_keys SET revoked_at = now() WHERE business_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING prefix',
 });
 
 @Injectable()
@@ -93,8 +98,13 @@ export class ApiKeysRepository {
     ]);
   }
 
-  /** Revokes the business's active keys with this prefix; returns how many. */
-  revokeByPrefix(businessId: string, prefix: string): Promise<number> {
-    return this.database.execute(REVOKE_BY_PREFIX, [businessId, prefix]);
+  /** The ids of the business's active keys with this prefix (a prefix is not unique). */
+  async activeIdsByPrefix(businessId: string, prefix: string): Promise<string[]> {
+    return (await this.database.rows(ACTIVE_KEY_IDS_BY_PREFIX, [businessId, prefix])).map((row) => row.id);
+  }
+
+  /** Revokes one active key of the business; its prefix, or null when there is no such active key. */
+  async revokeById(businessId: string, id: string): Promise<string | null> {
+    return (await this.database.maybeOne(REVOKE_BY_ID, [businessId, id]))?.prefix ?? null;
   }
 }

@@ -31,6 +31,14 @@ export interface CreatedApiKey {
 }
 
 const MAX_CACHED_LOOKUPS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface RevokedApiKey {
+  business: string;
+  id: string;
+  prefix: string;
+  revoked: 1;
+}
 
 @Injectable()
 export class ApiKeysService {
@@ -90,11 +98,33 @@ export class ApiKeysService {
     };
   }
 
-  async revoke(businessSlug: string, prefix: string): Promise<{ business: string; prefix: string; revoked: number }> {
+  /**
+   * Revokes one key, named by its id or by its prefix. A 12-character prefix can be shared by
+   * several keys: revoking by it is refused then, naming their ids, rather than revoking keys the
+   * operator did not mean.
+   */
+  async revoke(businessSlug: string, which: { id: string } | { prefix: string }): Promise<RevokedApiKey> {
     const business = await this.businesses.getBySlug(businessSlug);
-    const revoked = await this.keys.revokeByPrefix(business.id, prefix);
-    if (revoked === 0) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${prefix}.`);
-    return { business: business.slug, prefix, revoked };
+    let id: string;
+    if ('id' in which) {
+      if (!UUID.test(which.id)) throw validationFailed([{ path: '/id', message: 'must be a key id (a UUID), as key create printed it' }]);
+      id = which.id;
+    } else {
+      const ids = await this.keys.activeIdsByPrefix(business.id, which.prefix);
+      if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${which.prefix}.`);
+      if (ids.length > 1) {
+        throw validationFailed([
+          {
+            path: '/prefix',
+            message: `${ids.length} active keys have the prefix ${which.prefix} (ids ${ids.join(', ')}); name one with --id`,
+          },
+        ]);
+      }
+      id = ids[0];
+    }
+    const prefix = await this.keys.revokeById(business.id, id);
+    if (prefix === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the id ${id}.`);
+    return { business: business.slug, id, prefix, revoked: 1 };
   }
 
   /**
