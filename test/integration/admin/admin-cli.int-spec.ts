@@ -150,7 +150,7 @@ describe('admin command line', () => {
     const failed = await runAdminCommand(['key', 'revoke', '--business', 'x', '--id', '00000000-0000-4000-8000-000000000000'], {
       ...config,
       DATABASE_URL: missing.toString(),
-    } as typeof config);
+    });
     expect(failed.code).toBe(1);
     expect(failed.error).toEqual({
       code: 'INTERNAL',
@@ -163,7 +163,7 @@ describe('admin command line', () => {
       ...config,
       DATABASE_URL: missing.toString(),
       LOG_LEVEL: 'debug',
-    } as typeof config);
+    });
     expect(debugging.error.debug).toMatch(/no_such_database_for_admin_test/);
   });
 
