@@ -25,6 +25,7 @@ export const RUN_DATABASE = `${RUN_NAME}_run`;
 export const BENCH_SECRETS = {
   API_KEY_PEPPER: 'bench-pepper-bench-pepper-bench-pepper-0001',
   CURSOR_SECRET: 'bench-cursor-secret-bench-cursor-secret-01',
+  SECRETS_KEY: 'bench1:YmVuY2gtc2VjcmV0cy1rZXktYmVuY2gtc2VjcmV0cy0=',
 } as const;
 
 /** Redis key prefix of the raw baseline's rate limit: its counts never mix with the API's (`rl:key:`). */

@@ -18,12 +18,15 @@ const DEMO = `${DATA}/demo-key.json`;
 mkdirSync(DATA, { recursive: true, mode: 0o700 });
 
 function devSecrets() {
-  if (existsSync(SECRETS)) return JSON.parse(readFileSync(SECRETS, 'utf8'));
+  const kept = existsSync(SECRETS) ? JSON.parse(readFileSync(SECRETS, 'utf8')) : {};
+  // A secret added by a later version is generated into an existing file; the others are kept.
   const secrets = {
     API_KEY_PEPPER: randomBytes(32).toString('base64url'),
     CURSOR_SECRET: randomBytes(32).toString('base64url'),
+    SECRETS_KEY: `dev1:${randomBytes(32).toString('base64')}`,
+    ...kept,
   };
-  writeFileSync(SECRETS, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  if (Object.keys(secrets).length !== Object.keys(kept).length) writeFileSync(SECRETS, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
@@ -46,7 +49,7 @@ if (inProcess) env.IN_PROCESS_JOBS = 'true';
 const DEV_ENV = `${DATA}/dev.env`;
 writeFileSync(
   DEV_ENV,
-  ['DATABASE_URL', 'API_KEY_PEPPER', 'CURSOR_SECRET', 'WEBHOOKS_ALLOW_PRIVATE', 'IN_PROCESS_JOBS', 'REDIS_URL']
+  ['DATABASE_URL', 'API_KEY_PEPPER', 'CURSOR_SECRET', 'SECRETS_KEY', 'WEBHOOKS_ALLOW_PRIVATE', 'IN_PROCESS_JOBS', 'REDIS_URL']
     .filter((name) => env[name])
     .map((name) => `${name}='${env[name].replaceAll("'", "'\\''")}'\n`)
     .join(''),

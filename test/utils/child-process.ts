@@ -82,6 +82,7 @@ export function childEnv(name: string, extra: Record<string, string | undefined>
     QUEUE_PREFIX: `${name}-${TEST_DATABASE_NAME}`,
     API_KEY_PEPPER: config.API_KEY_PEPPER,
     CURSOR_SECRET: config.CURSOR_SECRET,
+    SECRETS_KEY: config.SECRETS_KEY,
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     AUTH_FAILURE_LIMIT: config.AUTH_FAILURE_LIMIT.toString(),
     // Several API processes run at once in some tests.

@@ -11,6 +11,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     DATABASE_URL: testDatabaseUrl(),
     API_KEY_PEPPER: 'test-pepper-test-pepper-test-pepper-0001',
     CURSOR_SECRET: 'test-cursor-secret-test-cursor-secret-01',
+    SECRETS_KEY: 'test1:dGVzdC1zZWNyZXRzLWtleS10ZXN0LXNlY3JldHMta2U=',
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     LOG_LEVEL: 'error',
     // E-mails written without SMTP go to a scratch folder, never into the working tree.

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './app-config.js';
 const secrets = {
   API_KEY_PEPPER: 'p'.repeat(32),
   CURSOR_SECRET: 'c'.repeat(32),
+  SECRETS_KEY: `k1:${'A'.repeat(43)}=`,
 };
 
 describe('loadConfig', () => {

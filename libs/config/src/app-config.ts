@@ -16,6 +16,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { parseDurationList } from './duration-list.js';
+import { SECRETS_KEY_PATTERN } from './secrets-keys.js';
 
 const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }): unknown => {
@@ -88,6 +89,16 @@ export class AppConfig {
   @IsString()
   @MinLength(32, { message: 'CURSOR_SECRET must be at least 32 characters' })
   CURSOR_SECRET!: string;
+
+  /**
+   * Key-encryption keys of the webhook secrets stored in the database (AES-256-GCM): `<id>:<base64
+   * of 32 bytes>`, e.g. `k1:` + `openssl rand -base64 32`. To rotate, put a new key first and keep
+   * the old one after a comma until `admin secrets re-encrypt` has run. Secret.
+   */
+  @Matches(SECRETS_KEY_PATTERN, {
+    message: 'SECRETS_KEY must be <id>:<base64 of 32 bytes>[,<id>:<base64 of 32 bytes>...], e.g. k1:$(openssl rand -base64 32)',
+  })
+  SECRETS_KEY!: string;
 
   /** SMTP server for e-mails (smtp:// or smtps://); empty writes e-mails to MAIL_DIR. Secret. */
   @IsOptional()
@@ -210,6 +221,7 @@ export const SECRET_SETTINGS: readonly (keyof AppConfig)[] = [
   'REDIS_URL',
   'API_KEY_PEPPER',
   'CURSOR_SECRET',
+  'SECRETS_KEY',
   'SMTP_URL',
   'QUEUE_DASHBOARD_TOKEN',
 ];
@@ -217,7 +229,7 @@ export const SECRET_SETTINGS: readonly (keyof AppConfig)[] = [
 export class ConfigError extends Error {}
 
 /** Settings without a default: absent from `new AppConfig()`, so named here for loadConfig. */
-const OPTIONAL_SETTINGS = ['API_KEY_PEPPER', 'CURSOR_SECRET', 'SMTP_URL', 'QUEUE_DASHBOARD_TOKEN'] as const;
+const OPTIONAL_SETTINGS = ['API_KEY_PEPPER', 'CURSOR_SECRET', 'SECRETS_KEY', 'SMTP_URL', 'QUEUE_DASHBOARD_TOKEN'] as const;
 
 /**
  * Parses and validates the environment. Throws a ConfigError naming every bad variable,

@@ -1,6 +1,6 @@
 import { loadConfig } from './app-config.js';
 
-const secrets = { API_KEY_PEPPER: 'p'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) };
+const secrets = { API_KEY_PEPPER: 'p'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), SECRETS_KEY: `k1:${'A'.repeat(43)}=` };
 
 describe('IN_PROCESS_JOBS and QUEUE_DASHBOARD_TOKEN', () => {
   it('runs with Redis unless IN_PROCESS_JOBS=true says otherwise', () => {

@@ -1,6 +1,6 @@
 import { loadConfig } from './app-config.js';
 
-const secrets = { API_KEY_PEPPER: 'p'.repeat(32), CURSOR_SECRET: 'c'.repeat(32) };
+const secrets = { API_KEY_PEPPER: 'p'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), SECRETS_KEY: `k1:${'A'.repeat(43)}=` };
 
 describe('settings refused in production', () => {
   it('refuses WEBHOOKS_ALLOW_PRIVATE=true with NODE_ENV=production, and only there', () => {
@@ -20,6 +20,8 @@ describe('LOG_LEVEL', () => {
   });
 
   it('names the accepted values when given another', () => {
-    expect(() => loadConfig({ ...secrets, LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, log, info, debug, verbose, trace/);
+    expect(() => loadConfig({ ...secrets, LOG_LEVEL: 'loud' })).toThrow(
+      /LOG_LEVEL must be one of fatal, error, warn, log, info, debug, verbose, trace/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { SecretsCipher } from '#core/secrets/secrets-cipher.js';
 import { runAdminCommand, type AdminRun } from '../../utils/admin-runner.js';
 import { testConfig } from '../../utils/test-config.js';
 import { exampleFixture, uniqueSlug } from '../fixtures/example-fixture.js';
@@ -12,6 +13,7 @@ import { exampleFixture, uniqueSlug } from '../fixtures/example-fixture.js';
  * look at what the commands write, the delivery itself is tested in test/integration/notices.
  */
 const config = testConfig();
+const cipher = new SecretsCipher(config);
 const strict = testConfig({ WEBHOOKS_ALLOW_PRIVATE: 'false' });
 
 const admin = (argv: string[], withConfig = config): Promise<AdminRun> => runAdminCommand(argv, withConfig);
@@ -64,7 +66,11 @@ describe('admin: change notices', () => {
     const { rows } = await db.query('SELECT secret, events, enabled, created_by_member_id FROM webhook_endpoints WHERE id = $1', [
       created.json.id,
     ]);
-    expect(rows[0]).toMatchObject({ secret: created.json.secret, events: ['client.created', 'sale.created'], enabled: true });
+    expect(rows[0]).toMatchObject({ events: ['client.created', 'sale.created'], enabled: true });
+    // Stored sealed under SECRETS_KEY: the row alone does not give the secret.
+    expect(rows[0].secret).toMatch(/^v1:test1:/);
+    expect(rows[0].secret).not.toContain(created.json.secret.slice('whsec_'.length, 20));
+    expect(cipher.open(rows[0].secret, created.json.id)).toBe(created.json.secret);
     expect(rows[0].created_by_member_id).not.toBeNull();
 
     const listed = await admin(['webhook', 'list', '--business', slug]);
@@ -171,7 +177,8 @@ describe('admin: change notices', () => {
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     const { rows } = await db.query('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [created.json.id]);
-    expect(rows[0]).toEqual({ secret: rotated.json.secret, previous_secret: created.json.secret });
+    expect(cipher.open(rows[0].secret, created.json.id)).toBe(rotated.json.secret);
+    expect(cipher.open(rows[0].previous_secret, created.json.id)).toBe(created.json.secret);
 
     expect((await admin(['webhook', 'rotate-secret', '--business', slug, '--id', 'not-a-uuid'])).error.code).toBe('NOT_FOUND');
     const otherSlug = uniqueSlug('cli-other');

@@ -133,6 +133,7 @@ describe('admin commands beside npm start', () => {
       DATABASE_URL: embedded.url,
       API_KEY_PEPPER: config.API_KEY_PEPPER,
       CURSOR_SECRET: config.CURSOR_SECRET,
+      SECRETS_KEY: config.SECRETS_KEY,
       WEBHOOKS_ALLOW_PRIVATE: 'true',
       LOG_LEVEL: 'error',
     };

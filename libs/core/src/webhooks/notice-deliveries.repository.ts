@@ -7,6 +7,7 @@ import { defineStatement } from '#database/statement.js';
 import { toTimestampLiteral } from '../pagination/epoch-micros.js';
 import type { KeysetPosition } from '../pagination/keyset-position.js';
 import type { PositionedRow } from '../pagination/page.js';
+import { SecretsCipher } from '../secrets/secrets-cipher.js';
 
 /** Which delivery: a notice on its way to one endpoint (also the job's data). */
 export interface DeliveryRef {
@@ -286,7 +287,10 @@ const REQUEUE = defineStatement<[businessId: string, noticeId: string], RefRow>(
 
 @Injectable()
 export class NoticeDeliveriesRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly cipher: SecretsCipher,
+  ) {}
 
   /**
    * Inserts deliveries, skipping any that exist (one per notice and endpoint), and returns the
@@ -338,8 +342,8 @@ export class NoticeDeliveriesRepository {
         payload: row.payload,
         endpoint: {
           url: row.url,
-          secret: row.secret,
-          previousSecret: row.previousSecret,
+          secret: this.cipher.open(row.secret, row.endpointId),
+          previousSecret: row.previousSecret === null ? null : this.cipher.open(row.previousSecret, row.endpointId),
           previousSecretExpiresAt: row.previousSecretExpiresAt,
           enabled: row.enabled,
           disabledReason: row.disabledReason,

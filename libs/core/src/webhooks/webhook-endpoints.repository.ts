@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { defineStatement } from '#database/statement.js';
+import { SecretsCipher } from '../secrets/secrets-cipher.js';
 
 type EnabledEndpoint = Pick<WebhookEndpointEntity, 'id' | 'businessId' | 'events'>;
 
@@ -114,9 +115,33 @@ const ACTIVE_SUBSCRIBED = defineStatement<[businessId: string, type: string], { 
   text: `SELECT id FROM webhook_endpoints WHERE business_id = $1 AND enabled AND $2 = ANY(events) ORDER BY created_at, id`,
 });
 
+/** An endpoint's secrets as stored. */
+export interface StoredSecrets {
+  id: string;
+  secret: string;
+  previousSecret: string | null;
+}
+
+const NOT_SEALED_WITH = defineStatement<[currentPrefix: string, limit: number], StoredSecrets>({
+  name: 'webhook_secrets_not_sealed_with',
+  text: `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
+ WHERE secret NOT LIKE $1 OR previous_secret NOT LIKE $1
+ ORDER BY id LIMIT $2`,
+});
+
+/** Compare-and-set: a rotation between the read and this write wins, and the row is read again later. */
+const RESEAL = defineStatement<[id: string, oldSecret: string, oldPrevious: string | null, secret: string, previous: string | null]>({
+  name: 'reseal_webhook_secrets',
+  text: `UPDATE webhook_endpoints SET secret = $4, previous_secret = $5
+ WHERE id = $1 AND secret = $2 AND previous_secret IS NOT DISTINCT FROM $3`,
+});
+
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly cipher: SecretsCipher,
+  ) {}
 
   async insert(endpoint: WebhookEndpointEntity): Promise<void> {
     await this.database.execute(INSERT_ENDPOINT, [
@@ -125,8 +150,8 @@ export class WebhookEndpointsRepository {
       endpoint.url,
       endpoint.events,
       endpoint.description,
-      endpoint.secret,
-      endpoint.previousSecret,
+      this.cipher.seal(endpoint.secret, endpoint.id),
+      endpoint.previousSecret === null ? null : this.cipher.seal(endpoint.previousSecret, endpoint.id),
       endpoint.previousSecretExpiresAt,
       endpoint.enabled,
       endpoint.disabledReason,
@@ -137,12 +162,12 @@ export class WebhookEndpointsRepository {
     ]);
   }
 
-  findById(businessId: string, endpointId: string): Promise<WebhookEndpointEntity | null> {
-    return this.database.maybeOne(ENDPOINT_BY_ID, [businessId, endpointId]);
+  async findById(businessId: string, endpointId: string): Promise<WebhookEndpointEntity | null> {
+    return this.opened(await this.database.maybeOne(ENDPOINT_BY_ID, [businessId, endpointId]));
   }
 
-  listByBusiness(businessId: string): Promise<WebhookEndpointEntity[]> {
-    return this.database.rows(ENDPOINTS_OF_BUSINESS, [businessId]);
+  async listByBusiness(businessId: string): Promise<WebhookEndpointEntity[]> {
+    return (await this.database.rows(ENDPOINTS_OF_BUSINESS, [businessId])).map((row) => this.opened(row));
   }
 
   /**
@@ -155,12 +180,21 @@ export class WebhookEndpointsRepository {
   }
 
   /** Writes the endpoint's changeable fields; null when it is not one of this business's. */
-  update(
+  async update(
     businessId: string,
     endpointId: string,
     fields: Pick<WebhookEndpointEntity, 'url' | 'events' | 'description' | 'enabled'>,
   ): Promise<WebhookEndpointEntity | null> {
-    return this.database.maybeOne(UPDATE_ENDPOINT, [businessId, endpointId, fields.url, fields.events, fields.description, fields.enabled]);
+    return this.opened(
+      await this.database.maybeOne(UPDATE_ENDPOINT, [
+        businessId,
+        endpointId,
+        fields.url,
+        fields.events,
+        fields.description,
+        fields.enabled,
+      ]),
+    );
   }
 
   /** Deletes the endpoint with its deliveries and their attempts (cascade). Returns whether it existed. */
@@ -186,8 +220,35 @@ export class WebhookEndpointsRepository {
    * Replaces the secret; the one it replaces is still signed with until `previousExpiresAt`.
    * Returns the endpoint as updated, or null when it is not one of this business's.
    */
-  rotateSecret(businessId: string, endpointId: string, secret: string, previousExpiresAt: Date): Promise<WebhookEndpointEntity | null> {
-    return this.database.maybeOne(ROTATE_SECRET, [businessId, endpointId, previousExpiresAt, secret]);
+  async rotateSecret(
+    businessId: string,
+    endpointId: string,
+    secret: string,
+    previousExpiresAt: Date,
+  ): Promise<WebhookEndpointEntity | null> {
+    return this.opened(
+      await this.database.maybeOne(ROTATE_SECRET, [businessId, endpointId, previousExpiresAt, this.cipher.seal(secret, endpointId)]),
+    );
+  }
+
+  /** Up to `limit` endpoints whose secrets are not sealed under the current key (plain, or an older key). */
+  unsealedWithCurrentKey(limit: number): Promise<StoredSecrets[]> {
+    return this.database.rows(NOT_SEALED_WITH, [`${this.cipher.currentPrefix}%`, limit]);
+  }
+
+  /** Writes an endpoint's secrets sealed again under the current key, if they are still what was read. */
+  async reseal(row: StoredSecrets): Promise<boolean> {
+    const secret = this.cipher.seal(this.cipher.open(row.secret, row.id), row.id);
+    const previous = row.previousSecret === null ? null : this.cipher.seal(this.cipher.open(row.previousSecret, row.id), row.id);
+    return (await this.database.execute(RESEAL, [row.id, row.secret, row.previousSecret, secret, previous])) > 0;
+  }
+
+  /** The row with its secrets opened: the rest of the code sees only plain secrets. */
+  private opened<T extends WebhookEndpointEntity | null>(row: T): T {
+    if (row === null) return row;
+    row.secret = this.cipher.open(row.secret, row.id);
+    if (row.previousSecret !== null) row.previousSecret = this.cipher.open(row.previousSecret, row.id);
+    return row;
   }
 
   /** Enables the endpoint again, with a clean failure record. Returns whether it exists. */

@@ -9,7 +9,9 @@ import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeDeliveryService } from './notice-delivery.service.js';
 import { NoticeRelayService } from './notice-relay.service.js';
 import { HOST_LOOKUP, NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './notice-sender.js';
+import { SecretsCipher } from '../secrets/secrets-cipher.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { WebhookSecretsResealer } from './webhook-secrets-resealer.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookTestPingService } from './webhook-test-ping.service.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -20,6 +22,8 @@ import { WebhooksService } from './webhooks.service.js';
     { provide: HOST_LOOKUP, useValue: systemLookup },
     { provide: CLOCK, useValue: SYSTEM_CLOCK },
     { provide: NOTICE_SEND_LIMITS, useValue: NOTICE_SEND_LIMITS_D9 },
+    SecretsCipher,
+    WebhookSecretsResealer,
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,
     NoticeDeliveryBatches,
@@ -32,6 +36,7 @@ import { WebhooksService } from './webhooks.service.js';
   ],
   exports: [
     CLOCK,
+    WebhookSecretsResealer,
     NOTICE_SEND_LIMITS,
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,

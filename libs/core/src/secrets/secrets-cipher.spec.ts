@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '#config/app-config.js';
+import { SecretsCipher } from './secrets-cipher.js';
+
+const key = () => randomBytes(32).toString('base64');
+const cipherOf = (SECRETS_KEY: string) => new SecretsCipher({ SECRETS_KEY } as AppConfig);
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const ROW = '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10';
+
+describe('SecretsCipher', () => {
+  it('seals under the first key, naming it, with a new IV each time, and opens what it sealed', () => {
+    const cipher = cipherOf(`k2:${key()},k1:${key()}`);
+    const a = cipher.seal(SECRET, ROW);
+    const b = cipher.seal(SECRET, ROW);
+    expect(a).toMatch(/^v1:k2:[A-Za-z0-9_-]+$/);
+    expect(a).not.toBe(b);
+    expect(a).not.toContain('MfKQ9r8G');
+    expect(cipher.open(a, ROW)).toBe(SECRET);
+  });
+
+  it('opens values of an older key while SECRETS_KEY still holds it, and names the key when it does not', () => {
+    const old = key();
+    const sealedByOld = cipherOf(`k1:${old}`).seal(SECRET, ROW);
+    expect(cipherOf(`k2:${key()},k1:${old}`).open(sealedByOld, ROW)).toBe(SECRET);
+    expect(() => cipherOf(`k2:${key()}`).open(sealedByOld, ROW)).toThrow(/key "k1", which SECRETS_KEY does not hold/);
+  });
+
+  it('refuses a sealed value moved to another row, or changed', () => {
+    const cipher = cipherOf(`k1:${key()}`);
+    const sealed = cipher.seal(SECRET, ROW);
+    expect(() => cipher.open(sealed, '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e11')).toThrow();
+    const tampered = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}${sealed.slice(-1)}`;
+    expect(() => cipher.open(tampered, ROW)).toThrow();
+  });
+
+  it('passes a secret stored before encryption through as it is', () => {
+    expect(cipherOf(`k1:${key()}`).open(SECRET, ROW)).toBe(SECRET);
+  });
+});
