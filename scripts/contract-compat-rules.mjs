@@ -8,7 +8,7 @@
 
 /**
  * The request rules 1.3.0 narrows on purpose, each with its reason: the only allowed exceptions
- * to "a 1.2.0 request accepted then is accepted now" (docs/design-record.md#hardening-1-3-0).
+ * to "a 1.2.0 request accepted then is accepted now" (docs/design-record.md#hardening).
  */
 export const ALLOWED_NARROWINGS = [
   {

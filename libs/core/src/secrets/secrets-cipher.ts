@@ -8,7 +8,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Webhook secrets at rest (docs/design-record.md#hardening-1-3-0): AES-256-GCM under a
+ * Webhook secrets at rest (docs/design-record.md#hardening): AES-256-GCM under a
  * key-encryption key of SECRETS_KEY, stored as `v1:<key id>:<base64url(iv | ciphertext | tag)>`,
  * so each value names the key that sealed it and the keys can be rotated (`admin secrets
  * re-encrypt`). The additional data is the row's id: a sealed value copied onto another endpoint

@@ -1,6 +1,6 @@
 /**
  * What stored text may carry into a line-based format (.ics, e-mail headers and bodies). The API
- * refuses control characters since 1.3.0 (docs/design-record.md#hardening-1-3-0), but rows written
+ * refuses control characters since 1.3.0 (docs/design-record.md#hardening), but rows written
  * before, by fixtures or by the admin command line may still hold them, and a lone CR would end a
  * line of the invitation early and start a property of its own.
  */

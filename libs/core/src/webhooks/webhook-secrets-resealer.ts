@@ -5,7 +5,7 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 const BATCH = 500;
 
 /**
- * Seals every stored webhook secret under SECRETS_KEY's current key (docs/design-record.md#hardening-1-3-0):
+ * Seals every stored webhook secret under SECRETS_KEY's current key (docs/design-record.md#hardening):
  * the plain ones written before secrets were encrypted, and those of a key being retired. Safe to
  * run at any time and more than once, beside running services: each row is rewritten only if it
  * still holds what was read.
