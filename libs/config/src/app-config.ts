@@ -70,6 +70,14 @@ export class AppConfig {
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /**
+   * REDIS_URL names a node of a Redis Cluster: the rate limits, the job queues and the delivery
+   * slots then run on the cluster, with keys under the hash tag {QUEUE_PREFIX}.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  REDIS_CLUSTER = false;
+
+  /**
    * Runs without Redis, for trying and developing the service on one machine (`npm start` sets it
    * when no REDIS_URL is given): the API process delivers notices and e-mails itself, with the
    * worker's relay, signing, retry schedule and mail code and no queue in between; the rate limit

@@ -1,6 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
+import { openRedis, redisKeyPrefix } from '#core/redis/redis-connection.js';
 import { REDIS_CLIENT, type RedisClient } from '#core/redis/redis.module.js';
 import { BullmqDriver } from './drivers/bullmq/bullmq-driver.js';
 import { InMemoryDriver } from './drivers/in-memory/in-memory-driver.js';
@@ -24,7 +25,12 @@ function bullmqDriverProvider(redis: 'own-connections' | 'process-client'): Prov
       return {
         provide: BullmqDriver,
         inject: [AppConfig],
-        useFactory: (config: AppConfig) => new BullmqDriver({ url: config.REDIS_URL }, config.QUEUE_PREFIX),
+        useFactory: (config: AppConfig) =>
+          new BullmqDriver(
+            // BullMQ needs maxRetriesPerRequest: null on the connections it blocks on; it duplicates a cluster's.
+            config.REDIS_CLUSTER ? openRedis(config, { maxRetriesPerRequest: null }) : { url: config.REDIS_URL },
+            redisKeyPrefix(config),
+          ),
       };
     case 'process-client':
       return {
@@ -32,7 +38,7 @@ function bullmqDriverProvider(redis: 'own-connections' | 'process-client'): Prov
         inject: [AppConfig, REDIS_CLIENT],
         useFactory: (config: AppConfig, client: RedisClient) => {
           if (!client) throw new Error('The BullMQ driver needs Redis; with IN_PROCESS_JOBS pick the in-memory driver');
-          return new BullmqDriver(client, config.QUEUE_PREFIX);
+          return new BullmqDriver(client, redisKeyPrefix(config));
         },
       };
   }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../redis/redis-connection.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { assertValidPolicy, toDecision } from './rate-limit-decision.js';
 import type { Clock, RateLimitDecision, RateLimitLogger, RateLimitPolicy } from './rate-limit.types.js';
@@ -57,7 +57,7 @@ export class RedisRateLimiter {
   private unloggedFailures = 0;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly policy: RateLimitPolicy,
     private readonly logger: RateLimitLogger,
     private readonly keyPrefix = 'rl:',

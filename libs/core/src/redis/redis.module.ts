@@ -1,19 +1,19 @@
 import { Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { AppConfig } from '#config/app-config.js';
+import { openRedis, type RedisConnection } from './redis-connection.js';
 
 /**
  * The process's Redis client, or null when it runs without Redis (IN_PROCESS_JOBS): every user
  * must say what it does then, so the type carries the null rather than a client that never connects.
  */
-export type RedisClient = Redis | null;
+export type RedisClient = RedisConnection | null;
 
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 export const InjectRedis = (): ParameterDecorator => Inject(REDIS_CLIENT);
 
 /** Fail fast while Redis is away: callers have their own fallbacks and must not queue behind it. */
-export function createRedisClient(url: string, logger: Logger): Redis {
-  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+export function createRedisClient(config: AppConfig, logger: Logger): RedisConnection {
+  const client = openRedis(config, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   let lastLogged = 0;
   client.on('error', (error: Error) => {
     const now = Date.now();
@@ -40,8 +40,7 @@ class RedisLifecycle implements OnApplicationShutdown {
     {
       provide: REDIS_CLIENT,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): RedisClient =>
-        config.IN_PROCESS_JOBS ? null : createRedisClient(config.REDIS_URL, new Logger('Redis')),
+      useFactory: (config: AppConfig): RedisClient => (config.IN_PROCESS_JOBS ? null : createRedisClient(config, new Logger('Redis'))),
     },
     RedisLifecycle,
   ],

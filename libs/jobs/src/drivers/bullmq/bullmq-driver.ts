@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ConnectionOptions, Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+import type { RedisConnection } from '#core/redis/redis-connection.js';
 import type { ConcurrencyLimiter, LimiterOptions } from '../../concurrency-limiter.js';
 import type { JobQueue } from '../../job-queue.js';
 import { JobsDriver } from '../../jobs-driver.js';
@@ -16,7 +17,7 @@ import { RedisConcurrencyLimiter } from './redis-concurrency-limiter.js';
  */
 export class BullmqDriver extends JobsDriver {
   private readonly queues = new Map<QueueName, BullmqJobQueue<unknown>>();
-  private ownClient: Redis | null = null;
+  private ownClient: RedisConnection | null = null;
 
   constructor(
     private readonly connection: ConnectionOptions,
@@ -39,10 +40,13 @@ export class BullmqDriver extends JobsDriver {
     this.ownClient = null;
   }
 
-  private limiterClient(): Redis {
+  private limiterClient(): RedisConnection {
     if (this.connection instanceof Redis) return this.connection;
     // Like the queues' own connections: waits for a Redis that is away rather than failing at once.
-    this.ownClient ??= new Redis((this.connection as { url: string }).url, { maxRetriesPerRequest: null });
+    this.ownClient ??=
+      this.connection instanceof Cluster
+        ? this.connection.duplicate()
+        : new Redis((this.connection as { url: string }).url, { maxRetriesPerRequest: null });
     return this.ownClient;
   }
 

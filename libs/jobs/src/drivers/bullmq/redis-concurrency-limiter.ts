@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '#core/redis/redis-connection.js';
 import type { ConcurrencyLimiter, LimiterOptions, LimiterSlot } from '../../concurrency-limiter.js';
 
 /**
@@ -19,7 +19,7 @@ return 1`;
 /** Slots in Redis, shared by every worker of the service (the BullMQ driver's). */
 export class RedisConcurrencyLimiter implements ConcurrencyLimiter {
   constructor(
-    private readonly client: () => Redis,
+    private readonly client: () => RedisConnection,
     private readonly prefix: string,
     private readonly options: LimiterOptions,
   ) {}
