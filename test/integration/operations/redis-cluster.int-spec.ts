@@ -55,10 +55,14 @@ async function startCluster(): Promise<void> {
     nodes.push(node);
     node.process.stdout?.resume();
   }
-  for (const port of ports) await eventually(async () => redisCli(['-h', HOST, '-p', String(port), 'ping']).includes('PONG'), 30_000);
+  for (const port of ports)
+    await eventually(() => Promise.resolve(redisCli(['-h', HOST, '-p', String(port), 'ping']).includes('PONG')), 30_000);
   redisCli(['--cluster', 'create', ...ports.map((port) => `${HOST}:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
   for (const port of ports) {
-    await eventually(async () => redisCli(['-h', HOST, '-p', String(port), 'cluster', 'info']).includes('cluster_state:ok'), 60_000);
+    await eventually(
+      () => Promise.resolve(redisCli(['-h', HOST, '-p', String(port), 'cluster', 'info']).includes('cluster_state:ok')),
+      60_000,
+    );
   }
   seedUrl = `redis://${HOST}:${ports[0]}`;
 }
@@ -144,7 +148,7 @@ describe('on a three-master Redis Cluster', () => {
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
     const notice = await eventually(
-      async () => receiver.received.find((received) => received.body.includes(id)),
+      () => Promise.resolve(receiver.received.find((received) => received.body.includes(id))),
       60_000,
       'the client.created notice',
     );
