@@ -55,15 +55,16 @@ async function startCluster(): Promise<void> {
     nodes.push(node);
     node.process.stdout?.resume();
   }
-  for (const port of ports)
-    await eventually(() => Promise.resolve(redisCli(['-h', HOST, '-p', String(port), 'ping']).includes('PONG')), 30_000);
+  // A node not listening yet makes redis-cli fail: that is a "not yet", not an error.
+  const answers =
+    (port: number, reply: string, ...args: string[]) =>
+    () =>
+      Promise.resolve(
+        spawnSync('redis-cli', ['-h', HOST, '-p', String(port), ...args], { encoding: 'utf8' }).stdout?.includes(reply) ?? false,
+      );
+  for (const port of ports) await eventually(answers(port, 'PONG', 'ping'), 30_000, `redis-server on ${port}`);
   redisCli(['--cluster', 'create', ...ports.map((port) => `${HOST}:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
-  for (const port of ports) {
-    await eventually(
-      () => Promise.resolve(redisCli(['-h', HOST, '-p', String(port), 'cluster', 'info']).includes('cluster_state:ok')),
-      60_000,
-    );
-  }
+  for (const port of ports) await eventually(answers(port, 'cluster_state:ok', 'cluster', 'info'), 60_000, `the cluster seen from ${port}`);
   seedUrl = `redis://${HOST}:${ports[0]}`;
 }
 
