@@ -9,7 +9,7 @@ import { isScope, SCOPES } from '../scopes/scope.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import type { AuthenticatedKey } from './authenticated-key.js';
-import { LookupCache } from './lookup-cache.js';
+import { LookupCache } from '../caching/lookup-cache.js';
 
 export interface NewApiKey {
   businessSlug: string;
