@@ -7,6 +7,7 @@ import { DomainError } from '../errors/domain-error.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
 import type { PageRequest, PositionedRow } from '../pagination/page.js';
 import { pageStart, type PageStart } from '../pagination/page-start.js';
+import type { ClientLookup } from './client-lookup.js';
 import type { ClientRecord } from './client-record.js';
 
 interface ClientRow {
@@ -21,6 +22,9 @@ interface ClientRow {
 }
 
 type ClientPageParams = [businessId: string, ...start: PageStart, take: number];
+type ClientByPhonePageParams = [businessId: string, ...start: PageStart, take: number, phone: string];
+type ClientByEmailPageParams = [businessId: string, ...start: PageStart, take: number, email: string];
+type ClientByContactPageParams = [businessId: string, ...start: PageStart, take: number, phone: string, email: string];
 
 const INSERT_CLIENT = defineStatement<
   [
@@ -71,6 +75,43 @@ const CLIENT_PAGE = defineStatement<ClientPageParams, ClientRow>({
  LIMIT $4`,
 });
 
+/**
+ * The lookups of D21, one fixed statement each. Phone and e-mail are unique per business, so each
+ * is a probe of its unique index (`clients_business_phone_key` on (business_id, phone),
+ * `clients_business_email_key` on (business_id, lower(email))) that finds at most one row; the
+ * keyset bound and the order are kept so that `updatedSince`, `limit` and cursors mean what they
+ * mean on the plain list. `$5`/`$6` arrive normalised (E.164, lower case).
+ */
+const CLIENT_PAGE_BY_PHONE = defineStatement<ClientByPhonePageParams, ClientRow>({
+  name: 'client_page_by_phone',
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+       (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
+  FROM clients c
+ WHERE c.business_id = $1 AND c.phone = $5 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY c.updated_at, c.id
+ LIMIT $4`,
+});
+
+const CLIENT_PAGE_BY_EMAIL = defineStatement<ClientByEmailPageParams, ClientRow>({
+  name: 'client_page_by_email',
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+       (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
+  FROM clients c
+ WHERE c.business_id = $1 AND lower(c.email) = $5 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY c.updated_at, c.id
+ LIMIT $4`,
+});
+
+const CLIENT_PAGE_BY_CONTACT = defineStatement<ClientByContactPageParams, ClientRow>({
+  name: 'client_page_by_contact',
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+       (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
+  FROM clients c
+ WHERE c.business_id = $1 AND c.phone = $5 AND lower(c.email) = $6 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY c.updated_at, c.id
+ LIMIT $4`,
+});
+
 @Injectable()
 export class ClientsRepository {
   constructor(private readonly database: Database) {}
@@ -112,10 +153,17 @@ export class ClientsRepository {
     return this.database.maybeOne(CLIENT_BY_ID, [businessId, clientId]);
   }
 
-  /** Clients after the request's position in (updated_at, id) order, from `since` (inclusive) when given. */
-  async listPage(businessId: string, since: EpochMicros | null, request: PageRequest): Promise<PositionedRow<ClientRecord>[]> {
-    const { statement, params } = this.pageStatement(businessId, since, request);
-    const rows = await this.database.rows(statement, params);
+  /**
+   * Clients after the request's position in (updated_at, id) order, from `since` (inclusive) when
+   * given, only the one with the lookup's phone and/or e-mail when it names them (D21).
+   */
+  async listPage(
+    businessId: string,
+    since: EpochMicros | null,
+    request: PageRequest,
+    lookup: ClientLookup = { phone: null, email: null },
+  ): Promise<PositionedRow<ClientRecord>[]> {
+    const rows = await this.pageRows(businessId, since, request, lookup);
     return rows.map((row) => ({
       record: {
         id: row.id,
@@ -130,7 +178,18 @@ export class ClientsRepository {
     }));
   }
 
-  /** The statement listPage runs. */
+  private pageRows(businessId: string, since: EpochMicros | null, request: PageRequest, lookup: ClientLookup): Promise<ClientRow[]> {
+    const start = pageStart(request.after, since);
+    if (lookup.phone !== null && lookup.email !== null) {
+      return this.database.rows(CLIENT_PAGE_BY_CONTACT, [businessId, ...start, request.take, lookup.phone, lookup.email]);
+    }
+    if (lookup.phone !== null) return this.database.rows(CLIENT_PAGE_BY_PHONE, [businessId, ...start, request.take, lookup.phone]);
+    if (lookup.email !== null) return this.database.rows(CLIENT_PAGE_BY_EMAIL, [businessId, ...start, request.take, lookup.email]);
+    const { statement, params } = this.pageStatement(businessId, since, request);
+    return this.database.rows(statement, params);
+  }
+
+  /** The statement listPage runs without a lookup. */
   pageStatement(businessId: string, since: EpochMicros | null, request: PageRequest): BoundStatement<ClientPageParams, ClientRow> {
     return { statement: CLIENT_PAGE, params: [businessId, ...pageStart(request.after, since), request.take] };
   }
