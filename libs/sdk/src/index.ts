@@ -1,6 +1,15 @@
 // @scheduling/sdk: the partner SDK of the Business Scheduling API (README, "The partner SDK").
 export { SchedulingClient, apiBaseUrl } from './scheduling-client.js';
-export type { SchedulingClientOptions, CallOptions, WriteOptions, Schemas, QueryOf, BodyOf, WalkQuery, ListPage } from './scheduling-client.js';
+export type {
+  SchedulingClientOptions,
+  CallOptions,
+  WriteOptions,
+  Schemas,
+  QueryOf,
+  BodyOf,
+  WalkQuery,
+  ListPage,
+} from './scheduling-client.js';
 export { SchedulingApiError, isSchedulingApiError, isProblemCode } from './errors.js';
 export type { ProblemCode, ProblemFieldError } from './errors.js';
 export { verifyNotice, NoticeVerificationError } from './notices.js';

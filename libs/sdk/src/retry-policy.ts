@@ -15,9 +15,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 20_000 };
 
 /** What one attempt gave. */
-export type AttemptOutcome =
-  | { kind: 'response'; status: number; retryAfterMs: number | null }
-  | { kind: 'network-error' };
+export type AttemptOutcome = { kind: 'response'; status: number; retryAfterMs: number | null } | { kind: 'network-error' };
 
 /**
  * The wait before retry number `retry` (1 for the first): exponential, with "equal jitter", i.e.

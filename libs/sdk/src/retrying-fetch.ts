@@ -29,7 +29,11 @@ export function retryingFetch(options: RetryingFetchOptions): (request: Request)
       let failure: unknown;
       try {
         response = await options.fetch(attempt);
-        outcome = { kind: 'response', status: response.status, retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), options.now()) };
+        outcome = {
+          kind: 'response',
+          status: response.status,
+          retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), options.now()),
+        };
       } catch (error) {
         if (request.signal.aborted) throw error;
         failure = error;

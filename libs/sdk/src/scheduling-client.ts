@@ -123,7 +123,11 @@ export class SchedulingClient {
       ),
     cancel: (id: string, body: BodyOf<'cancelAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
       this.run(
-        this.http.POST('/appointments/{id}/cancel', { params: { path: { id }, header: this.idempotency(options) }, body, signal: options.signal }),
+        this.http.POST('/appointments/{id}/cancel', {
+          params: { path: { id }, header: this.idempotency(options) },
+          body,
+          signal: options.signal,
+        }),
       ),
   };
 
@@ -208,7 +212,10 @@ export class SchedulingClient {
       ),
     test: (id: string, options: WriteOptions = {}): Promise<Schemas['WebhookTestResult']> =>
       this.run(
-        this.http.POST('/webhook-endpoints/{id}/test', { params: { path: { id }, header: this.idempotency(options) }, signal: options.signal }),
+        this.http.POST('/webhook-endpoints/{id}/test', {
+          params: { path: { id }, header: this.idempotency(options) },
+          signal: options.signal,
+        }),
       ),
     /** Every delivery attempt of the endpoint, newest first (all pages). */
     deliveries: (id: string, query: WalkQuery<'listWebhookDeliveries'> = {}, options: CallOptions = {}) =>
@@ -232,7 +239,11 @@ export class SchedulingClient {
     /** Sends the event again, with the same webhook-id, to one endpoint or to every subscribed one. */
     redeliver: (id: string, body: BodyOf<'redeliverEvent'> = {}, options: WriteOptions = {}): Promise<Schemas['Redelivery']> =>
       this.run(
-        this.http.POST('/events/{id}/redeliver', { params: { path: { id }, header: this.idempotency(options) }, body, signal: options.signal }),
+        this.http.POST('/events/{id}/redeliver', {
+          params: { path: { id }, header: this.idempotency(options) },
+          body,
+          signal: options.signal,
+        }),
       ),
   };
 
