@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -198,7 +198,7 @@ describe('SDK retries against the real API', () => {
       req.on('end', () => {
         seen.push({ method: req.method!, path: req.url!, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
         const upstream = httpRequest(
-          { host: '127.0.0.1', port: server.port, method: req.method, path: req.url, headers: req.headers as IncomingHttpHeaders },
+          { host: '127.0.0.1', port: server.port, method: req.method, path: req.url, headers: req.headers },
           (answer) => {
             const body: Buffer[] = [];
             answer.on('data', (chunk: Buffer) => body.push(chunk));
