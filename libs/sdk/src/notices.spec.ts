@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { verifyNotice } from './notices.js';
+import { NoticeVerificationError, verifyNotice } from './notices.js';
 
 const OLD = `whsec_${Buffer.from('old-secret-old-secret-old-secret').toString('base64')}`;
 const NEW = `whsec_${Buffer.from('new-secret-new-secret-new-secret').toString('base64')}`;
@@ -31,6 +31,7 @@ describe('verifyNotice', () => {
     expect(() => verifyNotice(body, signed(other), [NEW, OLD])).toThrow(/signature/i);
     expect(() => verifyNotice(`${body} `, signed(NEW), NEW)).toThrow(/signature/i);
     expect(() => verifyNotice(body, {}, NEW)).toThrow(/headers/i);
+    expect(() => verifyNotice(body, {}, NEW)).toThrow(NoticeVerificationError);
     expect(() => verifyNotice(body, signed(NEW), [])).toThrow(/secret/);
   });
 });

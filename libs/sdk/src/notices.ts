@@ -1,4 +1,4 @@
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { Webhook } from 'standardwebhooks';
 import type { components } from './generated/openapi.js';
 
 /** A change notice the API signs and sends (the contract's webhooks), or an endpoint's test ping. */
@@ -7,7 +7,14 @@ export type SchedulingNotice = components['schemas']['Notice'] | components['sch
 /** Request headers as a web `Headers` or as Node's `req.headers`. */
 export type NoticeHeaders = Headers | Record<string, string | string[] | undefined>;
 
-export { WebhookVerificationError as NoticeVerificationError };
+/**
+ * A notice that must not be trusted: a header missing, a timestamp over 5 minutes off, or no
+ * signature made with any of the secrets. The SDK's own class, so that its type declarations do not
+ * pull in standardwebhooks' (which need Node's types).
+ */
+export class NoticeVerificationError extends Error {
+  override readonly name = 'NoticeVerificationError';
+}
 
 /**
  * Checks a notice's Standard Webhooks signature and returns its body, typed by the contract. `body`
@@ -25,12 +32,13 @@ export function verifyNotice(body: string | Uint8Array, headers: NoticeHeaders, 
   for (const candidate of secrets) {
     try {
       new Webhook(candidate).verify(text, plain);
-      return JSON.parse(text) as SchedulingNotice;
     } catch (error) {
       failure = error;
+      continue;
     }
+    return JSON.parse(text) as SchedulingNotice;
   }
-  throw failure;
+  throw new NoticeVerificationError(failure instanceof Error ? failure.message : 'The notice could not be verified', { cause: failure });
 }
 
 function plainHeaders(headers: NoticeHeaders): Record<string, string> {
