@@ -109,7 +109,7 @@ describe('the packed SDK (@scheduling/sdk)', () => {
     const checked = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumer }).catch(
       (error: unknown) => error as { stdout: string },
     );
-    expect((checked as { stdout: string }).stdout).toBe('');
+    expect(checked.stdout).toBe('');
   });
 
   it('refuses a consumer that breaks the contract’s types', async () => {
@@ -119,7 +119,7 @@ describe('the packed SDK (@scheduling/sdk)', () => {
       cwd: consumer,
     }).catch((error: unknown) => error as { stdout: string });
     expect(failed).toHaveProperty('stdout');
-    const { stdout } = failed as { stdout: string };
+    const { stdout } = failed;
     expect(stdout).toMatch(/wrong\.ts\(3,49\): error TS2322: Type 'number' is not assignable to type 'string'/);
     expect(stdout).toMatch(/wrong\.ts\(4,\d+\).*reason/s);
   });
