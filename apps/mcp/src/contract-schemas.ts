@@ -61,7 +61,10 @@ export class ContractSchemas {
    * A tool's input: the named query or path parameters of an operation, and its body's properties
    * when `withBody`, as one object schema.
    */
-  input(operationId: string, names: { query?: string[]; path?: string[]; withBody?: boolean; description?: Record<string, string> }): JsonSchema {
+  input(
+    operationId: string,
+    names: { query?: string[]; path?: string[]; withBody?: boolean; description?: Record<string, string> },
+  ): JsonSchema {
     const properties: Record<string, unknown> = {};
     const required: string[] = [];
     for (const location of ['path', 'query'] as const) {

@@ -18,6 +18,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(error instanceof McpConfigError ? `Cannot start: ${error.message}\n` : `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    error instanceof McpConfigError
+      ? `Cannot start: ${error.message}\n`
+      : `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -11,7 +11,10 @@ import { schedulingTools, ToolInputError, type SchedulingTool } from './tools.js
  */
 export function createMcpServer(sdk: SchedulingClient, schemas: ContractSchemas): Server {
   const tools = new Map<string, SchedulingTool>(schedulingTools(sdk, schemas).map((tool) => [tool.name, tool]));
-  const server = new Server({ name: 'scheduling', title: 'Business Scheduling', version: CONTRACT_VERSION }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'scheduling', title: 'Business Scheduling', version: CONTRACT_VERSION },
+    { capabilities: { tools: {} } },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((tool) => ({
@@ -43,7 +46,11 @@ function failure(text: string): CallToolResult {
 /** An API problem names its code first ("SLOT_TAKEN: …"), then the fields at fault, so an agent can act on it. */
 export function describeFailure(error: unknown): string {
   if (isSchedulingApiError(error)) {
-    const fields = error.errors.map((field) => `\n- ${field.path}: ${field.message}`).join('');
+    // The detail often names the one field already; list the others.
+    const fields = error.errors
+      .filter((field) => !error.detail.includes(`${field.path}: ${field.message}`))
+      .map((field) => `\n- ${field.path}: ${field.message}`)
+      .join('');
     return `${error.code}: ${error.detail}${fields}${error.requestId ? `\n(request ${error.requestId})` : ''}`;
   }
   if (error instanceof ToolInputError) return `INVALID_INPUT: ${error.message}`;

@@ -49,7 +49,13 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       run: async (_input, signal) => {
         const services = await collect(sdk.services.list({ signal }));
         return {
-          text: services.map((s) => `${s.name} (${s.durationMin} min, ${s.price.cents / 100} ${s.price.currency}${s.active ? '' : ', inactive'}): ${s.id}`).join('\n') || 'No services.',
+          text:
+            services
+              .map(
+                (s) =>
+                  `${s.name} (${s.durationMin} min, ${s.price.cents / 100} ${s.price.currency}${s.active ? '' : ', inactive'}): ${s.id}`,
+              )
+              .join('\n') || 'No services.',
           structured: { data: services },
         };
       },
@@ -57,7 +63,8 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
     {
       name: 'list_staff',
       title: 'List staff',
-      description: 'Lists the staff members (id, name, whether active, the services each performs), optionally only those who perform a service.',
+      description:
+        'Lists the staff members (id, name, whether active, the services each performs), optionally only those who perform a service.',
       inputSchema: schemas.input('listStaff', { query: ['serviceId', 'active'] }),
       readOnly: true,
       run: async (input, signal) => {
@@ -76,7 +83,9 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       inputSchema: schemas.input('getAvailability', { query: ['serviceId', 'from', 'to', 'staffId'] }),
       readOnly: true,
       run: async (input, signal) => {
-        const availability = await sdk.availability.get(as<{ serviceId: string; from: string; to: string; staffId?: string }>(input), { signal });
+        const availability = await sdk.availability.get(as<{ serviceId: string; from: string; to: string; staffId?: string }>(input), {
+          signal,
+        });
         const shown = availability.data.slice(0, 50).map((start) => `${start.startAt} (staff: ${start.staffIds.join(', ')})`);
         const more = availability.data.length > shown.length ? `\n… and ${availability.data.length - shown.length} more` : '';
         return {
@@ -100,7 +109,9 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
         if (contact.phone === undefined && contact.email === undefined) throw new ToolInputError('Give a phone or an e-mail to look up.');
         const page = await sdk.clients.listPage({ ...contact, limit: 10 }, { signal });
         return {
-          text: page.data.map((c) => `${c.name} (${c.phone ?? 'no phone'}, ${c.email ?? 'no e-mail'}): ${c.id}`).join('\n') || 'No client has that phone or e-mail.',
+          text:
+            page.data.map((c) => `${c.name} (${c.phone ?? 'no phone'}, ${c.email ?? 'no e-mail'}): ${c.id}`).join('\n') ||
+            'No client has that phone or e-mail.',
           structured: { data: page.data },
         };
       },
@@ -120,7 +131,8 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
     {
       name: 'reschedule_appointment',
       title: 'Reschedule an appointment',
-      description: 'Moves an active appointment to a new start (and optionally another staff member). The old appointment becomes RESCHEDULED; a new one is returned.',
+      description:
+        'Moves an active appointment to a new start (and optionally another staff member). The old appointment becomes RESCHEDULED; a new one is returned.',
       inputSchema: schemas.input('rescheduleAppointment', { path: ['id'], withBody: true }),
       readOnly: false,
       run: async ({ id, ...body }, signal) => {
