@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
-import { defineStatement, type BoundStatement } from '#database/statement.js';
+import { defineStatement, type BoundStatement, type Statement, type StatementParams } from '#database/statement.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
@@ -112,6 +112,12 @@ const CLIENT_PAGE_BY_CONTACT = defineStatement<ClientByContactPageParams, Client
  LIMIT $4`,
 });
 
+/** A page statement with its parameters, checked against that statement's own tuple. */
+const bound = <P extends StatementParams>(statement: Statement<P, ClientRow>, params: P): BoundStatement<StatementParams, ClientRow> => ({
+  statement,
+  params,
+});
+
 @Injectable()
 export class ClientsRepository {
   constructor(private readonly database: Database) {}
@@ -163,7 +169,8 @@ export class ClientsRepository {
     request: PageRequest,
     lookup: ClientLookup = { phone: null, email: null },
   ): Promise<PositionedRow<ClientRecord>[]> {
-    const rows = await this.pageRows(businessId, since, request, lookup);
+    const { statement, params } = this.pageStatement(businessId, since, request, lookup);
+    const rows = await this.database.rows(statement, params);
     return rows.map((row) => ({
       record: {
         id: row.id,
@@ -178,19 +185,19 @@ export class ClientsRepository {
     }));
   }
 
-  private pageRows(businessId: string, since: EpochMicros | null, request: PageRequest, lookup: ClientLookup): Promise<ClientRow[]> {
+  /** The statement listPage runs: the plain page, or with a lookup the statement of its form (D21). */
+  pageStatement(
+    businessId: string,
+    since: EpochMicros | null,
+    request: PageRequest,
+    lookup: ClientLookup = { phone: null, email: null },
+  ): BoundStatement<StatementParams, ClientRow> {
     const start = pageStart(request.after, since);
     if (lookup.phone !== null && lookup.email !== null) {
-      return this.database.rows(CLIENT_PAGE_BY_CONTACT, [businessId, ...start, request.take, lookup.phone, lookup.email]);
+      return bound(CLIENT_PAGE_BY_CONTACT, [businessId, ...start, request.take, lookup.phone, lookup.email]);
     }
-    if (lookup.phone !== null) return this.database.rows(CLIENT_PAGE_BY_PHONE, [businessId, ...start, request.take, lookup.phone]);
-    if (lookup.email !== null) return this.database.rows(CLIENT_PAGE_BY_EMAIL, [businessId, ...start, request.take, lookup.email]);
-    const { statement, params } = this.pageStatement(businessId, since, request);
-    return this.database.rows(statement, params);
-  }
-
-  /** The statement listPage runs without a lookup. */
-  pageStatement(businessId: string, since: EpochMicros | null, request: PageRequest): BoundStatement<ClientPageParams, ClientRow> {
-    return { statement: CLIENT_PAGE, params: [businessId, ...pageStart(request.after, since), request.take] };
+    if (lookup.phone !== null) return bound(CLIENT_PAGE_BY_PHONE, [businessId, ...start, request.take, lookup.phone]);
+    if (lookup.email !== null) return bound(CLIENT_PAGE_BY_EMAIL, [businessId, ...start, request.take, lookup.email]);
+    return bound(CLIENT_PAGE, [businessId, ...start, request.take]);
   }
 }
