@@ -26,7 +26,7 @@ const climbsMoreThan = (allowed) => `^(\\.\\.(/|$)){${allowed + 1},}`;
 // `#admin/*`, and no path that goes through `apps/`.
 const LIB_MUST_NOT_IMPORT_APPS = [
   {
-    regex: '^#(api|worker|admin)/',
+    regex: '^#(api|worker|admin|mcp)/',
     message: 'Libraries must not import an app; move the shared code into a lib.',
   },
   {
@@ -39,7 +39,7 @@ const LIB_MUST_NOT_IMPORT_APPS = [
 // line share code through the libs only (the jobs through libs/jobs). test/ and bench/ may import apps.
 const APP_MUST_NOT_IMPORT_APPS = [
   {
-    regex: '^#(api|worker|admin)/',
+    regex: '^#(api|worker|admin|mcp)/',
     message: 'An app must not import an app; import its own files by relative path, and move shared code into a lib.',
   },
   {
@@ -53,7 +53,7 @@ const APP_MUST_NOT_IMPORT_APPS = [
 // registry or another extension, so that removing its registry line removes it entirely.
 const EXTENSION_MUST_STAY_OUTSIDE_APPS = [
   {
-    regex: '^#(api|worker|admin)/',
+    regex: '^#(api|worker|admin|mcp)/',
     message: 'An extension must not import an app; use the public extension API (#extensions-api/...).',
   },
   {
@@ -135,6 +135,7 @@ export default defineConfig(
     'test/artifacts/',
     // Generated from openapi/v1.3.0.yaml by `npm run contract:generate`; never edited by hand.
     'libs/contract/src/generated/**',
+    'libs/sdk/src/generated/**',
     'extensions/*/generated/**',
   ]),
 

@@ -1,9 +1,9 @@
 /**
- * A receiver of the service's change notices: verifies each one with the `standardwebhooks`
- * library over the raw body (as the Standard Webhooks signing demands), answers at once, and
- * handles each notice id once, since delivery is at least once and in no guaranteed order.
- *
- *   npm install standardwebhooks
+ * A receiver of the service's change notices: verifies each one with the partner SDK's
+ * `verifyNotice` (Standard Webhooks, over the raw body as the signing demands; both secrets during a
+ * rotation), answers at once, and handles each notice id once, since delivery is at least once and
+ * in no guaranteed order. In your own project import from '@scheduling/sdk' (README, "The partner
+ * SDK") instead of '#sdk/index.js'.
  *
  * Try it: register http://127.0.0.1:4000/notices with `npm run admin -- webhook create ...`
  * (plain http on loopback needs WEBHOOKS_ALLOW_PRIVATE=true, which `npm start` sets), then
@@ -12,17 +12,20 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { components } from '#contract/generated/openapi.js';
+import { NoticeVerificationError, verifyNotice, type SchedulingNotice } from '#sdk/index.js';
 
-export type Notice = components['schemas']['Notice'];
+/** A change notice, or an endpoint's test ping (`webhook.test`). */
+export type Notice = SchedulingNotice;
 
 /** Notice bodies are small; anything longer is not one of ours. */
 const MAX_BODY_BYTES = 64 * 1024;
 
 export interface NoticeReceiverOptions {
-  /** The endpoint's secret (`whsec_…`), shown once by `admin webhook create`. */
-  secret: string;
+  /**
+   * The endpoint's secret (`whsec_…`), shown by `admin webhook create` or the API's create and
+   * rotate-secret; during the 24 hours after a rotation, give the new and the old one.
+   */
+  secret: string | string[];
   /**
    * Handles a verified notice. Keep it short (the service waits 15 s at most): store the notice
    * and fetch what changed later, with a key. A rejection answers 500, so the service retries.
@@ -39,23 +42,17 @@ export function createNoticeReceiver(options: NoticeReceiverOptions): Server {
 
 /** The same as a request handler, to mount in a server of your own (node:http, Express, ...) before any body parser. */
 export function noticeRequestHandler({ secret, onNotice, handled = new Set<string>() }: NoticeReceiverOptions): RequestListener {
-  const webhook = new Webhook(secret);
-
   async function answer(req: IncomingMessage): Promise<number> {
     if (req.method !== 'POST') return 405;
     const body = await readBody(req);
     if (body === null) return 413;
     let notice: Notice;
     try {
-      // Verifies the signature (either secret during a rotation) and that the timestamp is
-      // within 5 minutes, then parses the body.
-      notice = webhook.verify(body, {
-        'webhook-id': header(req, 'webhook-id'),
-        'webhook-timestamp': header(req, 'webhook-timestamp'),
-        'webhook-signature': header(req, 'webhook-signature'),
-      }) as Notice;
+      // Verifies the signature with each secret given and that the timestamp is within 5
+      // minutes, then parses the body.
+      notice = verifyNotice(body, req.headers, secret);
     } catch (error) {
-      if (error instanceof WebhookVerificationError) return 400;
+      if (error instanceof NoticeVerificationError) return 400;
       throw error;
     }
     if (handled.has(notice.id)) return 204;
@@ -72,11 +69,6 @@ export function noticeRequestHandler({ secret, onNotice, handled = new Set<strin
   };
 }
 
-function header(req: IncomingMessage, name: string): string {
-  const value = req.headers[name];
-  return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
-}
-
 /** The raw body as text, exactly as signed; null when it is too long. */
 async function readBody(req: IncomingMessage): Promise<string | null> {
   const chunks: Buffer[] = [];
@@ -90,8 +82,9 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const secret = process.env.NOTICE_SECRET;
-  if (!secret) throw new Error('Set NOTICE_SECRET to the endpoint secret (whsec_…)');
+  // NOTICE_SECRET=whsec_new,whsec_old during a rotation.
+  const secret = process.env.NOTICE_SECRET?.split(',').filter(Boolean);
+  if (!secret?.length) throw new Error('Set NOTICE_SECRET to the endpoint secret (whsec_…)');
   const port = Number(process.env.PORT ?? 4000);
   createNoticeReceiver({
     secret,

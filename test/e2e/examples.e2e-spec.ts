@@ -6,16 +6,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApiApp } from '#api/configure-app.js';
 import { loadBookingFixture } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
-import { createTenant } from '../utils/tenant-factory.js';
+import { createKey, createTenant, type Tenant } from '../utils/tenant-factory.js';
 import { testConfig } from '../utils/test-config.js';
 // eslint-disable-next-line no-restricted-imports -- the README's partner example, run here against the real API so that it stays true
-import {
-  SchedulingApiError,
-  bookAppointment,
-  createClientRecord,
-  createSchedulingClient,
-  listAppointments,
-} from '../../examples/partner-client.js';
+import { appointmentsBetween, bookFirstFreeStart, createSdk, findOrCreateClient } from '../../examples/partner-sdk.js';
+import { SchedulingApiError } from '#sdk/index.js';
 
 let app: NestExpressApplication;
 let apiUrl: string;
@@ -27,39 +22,47 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('examples/partner-client.ts (openapi-fetch, typed by the contract)', () => {
-  it('reads the key’s business and creates a client, idempotently', async () => {
+describe('examples/partner-sdk.ts (the partner SDK, typed by the contract)', () => {
+  it('reads the key’s business, creates a client, and finds it again on CLIENT_EXISTS', async () => {
     const tenant = await createTenant();
-    const client = createSchedulingClient(apiUrl, tenant.key);
-    const me = await client.GET('/me');
-    expect(me.data?.business.slug).toBe(tenant.slug);
+    const sdk = createSdk(apiUrl, tenant.key);
+    expect((await sdk.me()).business.slug).toBe(tenant.slug);
 
-    const idempotencyKey = randomUUID();
-    const body = { name: 'Rita Lopes', phone: '+351913000444', email: 'rita.examples@example.com', consent: true } as const;
-    const created = await createClientRecord(client, body, idempotencyKey);
-    const replayed = await createClientRecord(client, body, idempotencyKey);
-    expect(replayed.id).toBe(created.id);
-    await expect(createClientRecord(client, body)).rejects.toMatchObject({ problem: { status: 409, code: 'CLIENT_EXISTS' } });
+    const digits = String(Date.now() % 10_000_000).padStart(7, '0');
+    const body = {
+      name: 'Rita Lopes',
+      phone: `+35193${digits}`,
+      email: `rita.${randomUUID().slice(0, 8)}@example.com`,
+      consent: true,
+    } as const;
+    const created = await findOrCreateClient(sdk, body);
+    // The same person typed another way: 409 CLIENT_EXISTS, then found by phone (D21).
+    const found = await findOrCreateClient(sdk, { ...body, phone: `+351 93 ${digits}`, email: body.email.toUpperCase() });
+    expect(found).toEqual(created);
+    await expect(sdk.clients.create(body)).rejects.toMatchObject({ status: 409, code: 'CLIENT_EXISTS' });
   });
 
-  it('books, lists the booking back, and reports a taken slot as a typed problem', async () => {
+  it('books the first free start with any staff, lists it back, and reports a taken slot as a typed problem', async () => {
     const salon = await loadBookingFixture({ keys: 1 });
-    const client = createSchedulingClient(apiUrl, salon.keys[0]);
-    const booking = {
-      staffId: salon.staff.ana,
+    // The booking fixture's keys hold the write scopes; the example also reads free times.
+    const owner = { slug: salon.slug, ownerEmail: `owner@${salon.slug}.example` } as Tenant;
+    const sdk = createSdk(apiUrl, await createKey(app, owner, ['services.read', 'appointments.read', 'appointments.write']));
+    const day = { from: '2035-09-04T00:00:00Z', to: '2035-09-05T00:00:00Z' };
+    const booked = await bookFirstFreeStart(sdk, salon.services.cut, salon.clients.joao, day);
+    expect(booked?.status).toBe('CONFIRMED');
+
+    const listed = await appointmentsBetween(sdk, new Date(day.from), new Date(day.to));
+    expect(listed.map((appointment) => appointment.id)).toEqual([booked!.id]);
+
+    const same = {
+      staffId: booked!.staff.id,
       serviceId: salon.services.cut,
-      startAt: '2035-09-04T10:00:00Z',
+      startAt: booked!.scheduledAt,
       client: { id: salon.clients.joao },
     };
-    const booked = await bookAppointment(client, booking);
-    expect(booked.status).toBe('CONFIRMED');
-
-    const listed = await listAppointments(client, new Date('2035-09-04T00:00:00Z'), new Date('2035-09-05T00:00:00Z'));
-    expect(listed.map((appointment) => appointment.id)).toEqual([booked.id]);
-
-    const taken = await bookAppointment(client, booking).catch((error: unknown) => error);
+    const taken = await sdk.appointments.create(same).catch((error: unknown) => error);
     expect(taken).toBeInstanceOf(SchedulingApiError);
-    expect((taken as SchedulingApiError).problem.code).toBe('SLOT_TAKEN');
+    expect((taken as SchedulingApiError).code).toBe('SLOT_TAKEN');
   });
 });
 
@@ -67,7 +70,7 @@ describe('README', () => {
   it('shows the examples’ code as it is in examples/', () => {
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Examples'), readme.indexOf('\n## ', readme.indexOf('## Examples') + 1));
-    const sources = ['partner-client.ts', 'notice-receiver.ts']
+    const sources = ['partner-sdk.ts', 'notice-receiver.ts']
       .map((file) => readFileSync(join(REPO_ROOT, 'examples', file), 'utf8'))
       .join('\n');
     const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]);

@@ -19,8 +19,17 @@ describe('import boundaries (eslint.config.mjs)', () => {
     ['apps/worker/src/worker.module.ts', "import { ApiModule } from '#api/api.module.js';"],
     ['apps/admin/src/commands/key.command.ts', "import { x } from '../../../../apps/api/src/main.js';"],
     ['apps/worker/src/main.ts', "export { x } from 'apps/api/src/main.js';"],
+    // The MCP server builds on the libs (the SDK, the contract) only.
+    ['apps/mcp/src/tools.ts', "import { ClientsController } from '#api/controllers/clients.controller.js';"],
+    ['apps/api/src/api.module.ts', "import { createMcpServer } from '#mcp/mcp-server.js';"],
   ])('forbids, in %s, %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toContainEqual(expect.stringMatching(/An app must not import an app/));
+  });
+
+  it('forbids the SDK (a lib) to import the MCP app', async () => {
+    expect(await restrictedImports('libs/sdk/src/index.ts', "import { createMcpServer } from '#mcp/mcp-server.js';")).toEqual([
+      expect.stringMatching(/Libraries must not import an app/),
+    ]);
   });
 
   it('still forbids a lib to import an app', async () => {

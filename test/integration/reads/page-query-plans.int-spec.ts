@@ -197,6 +197,47 @@ describe('the lists in update order: a page deep in 100,000 rows', () => {
     await expectKeysetPlan(query, 'clients', 'clients_business_updated_idx', 'updated_at, id');
   });
 
+  it('GET /clients?phone= and ?email= probe the unique indexes of D7, one row at most, from any cursor (D21)', async () => {
+    // Give every client of the big list a phone and an e-mail (mixed case), as real lists have.
+    await db.query(
+      `UPDATE clients c SET phone = '+35191' || lpad(numbered.n::text, 7, '0'), email = 'Client' || numbered.n || '@Example.com'
+         FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM clients WHERE business_id = $1) AS numbered
+        WHERE c.id = numbered.id`,
+      [businessId],
+    );
+    await db.query('ANALYZE clients');
+    const [target] = await db.query<{ id: string; phone: string; email: string }[]>(
+      'SELECT id, phone, email FROM clients WHERE business_id = $1 ORDER BY updated_at, id OFFSET 50000 LIMIT 1',
+      [businessId],
+    );
+    const repository = context.app.get(ClientsRepository);
+    const lookups = [
+      { lookup: { phone: target.phone, email: null }, indexes: ['clients_business_phone_key'] },
+      { lookup: { phone: null, email: target.email.toLowerCase() }, indexes: ['clients_business_email_key'] },
+      {
+        lookup: { phone: target.phone, email: target.email.toLowerCase() },
+        indexes: ['clients_business_phone_key', 'clients_business_email_key'],
+      },
+    ];
+    const after = await positionAt('clients', 'updated_at', 10_000);
+    for (const { lookup, indexes } of lookups) {
+      for (const request of [
+        { after: null, take: TAKE },
+        { after, take: TAKE },
+      ]) {
+        const query = repository.pageStatement(businessId, since, request, lookup);
+        for (const mode of ['auto', 'force_generic_plan'] as const) {
+          const scans = (await explain(query, mode)).nodes.filter((n) => n['Relation Name'] === 'clients');
+          expect(scans).toHaveLength(1);
+          expect(indexes).toContain(scans[0]['Index Name']);
+          expect(scans[0]['Actual Rows']! * scans[0]['Actual Loops']!).toBeLessThanOrEqual(1);
+        }
+        const rows = await repository.listPage(businessId, since, request, lookup);
+        expect(rows.map((row) => row.record.id)).toEqual([target.id]);
+      }
+    }
+  });
+
   it('GET /payments is an index range scan on (business_id, updated_at, id)', async () => {
     const after = await positionAt('payments', 'updated_at', 80_000);
     const query = context.app.get(PaymentReadsRepository).pageStatement(businessId, null, { after, take: TAKE });

@@ -76,8 +76,9 @@ const SEMANTIC_PATHS: Record<string, string[]> = {
   rescheduleAppointment: ['/startAt'],
   cancelAppointment: ['/reason'],
   createClient: ['/name', '/phone', '/birthDate'],
-  // Date-times outside the years 0001–9999, which PostgreSQL cannot read as written.
-  listClients: ['/query/updatedSince'],
+  // Date-times outside the years 0001–9999, which PostgreSQL cannot read as written; a phone of the
+  // right shape outside every real number range, and an e-mail the shape check refuses (D21).
+  listClients: ['/query/updatedSince', '/query/phone', '/query/email'],
   listPayments: ['/query/updatedSince'],
   listSales: ['/query/updatedSince'],
   listEvents: ['/query/createdSince'],

@@ -151,6 +151,7 @@ export interface paths {
         /**
          * List clients
          * @description Lists the business's clients ordered by (`updatedAt`, `id`) ascending, optionally only those updated at or after `updatedSince`. Returns name, phone, e-mail and birth date; never notes, records, photos, guardian data or consent. Following `nextCursor` to the end is an incremental sync: every client not updated during the walk appears exactly once, and a client updated during the walk moves to the end of the order and appears again, in its new state, on a later page. Keep `updatedSince` unchanged when following `nextCursor`.
+         *     `phone` and `email` look a client up (since 1.3.0): after a 409 CLIENT_EXISTS they find the client that holds the phone or e-mail. They combine with `updatedSince` and paging, and a cursor is bound to them like to every other filter.
          */
         get: operations["listClients"];
         put?: never;
@@ -2062,6 +2063,16 @@ export interface components {
          * @example 2030-01-01T00:00:00Z
          */
         UpdatedSince: string;
+        /**
+         * @description Only the client with this phone. Written as on `POST /clients` (`+`, the country code, any spaces, dots, dashes or brackets); it is normalised to E.164 the same way and then matched exactly, so `+351 912 345 678` finds `+351912345678`. A value that is not a valid phone number answers 400 VALIDATION_FAILED naming `/query/phone`. Since 1.3.0.
+         * @example +351 912 345 678
+         */
+        ClientPhoneFilter: string;
+        /**
+         * @description Only the client with this e-mail, matched exactly but without regard to case, as uniqueness is. A value that is not an e-mail address answers 400 VALIDATION_FAILED naming `/query/email`. Since 1.3.0.
+         * @example marta@example.com
+         */
+        ClientEmailFilter: string;
         /** @description Only notices of this type. */
         EventTypeFilter: components["schemas"]["NoticeType"];
         /**
@@ -2657,6 +2668,16 @@ export interface operations {
     listClients: {
         parameters: {
             query?: {
+                /**
+                 * @description Only the client with this phone. Written as on `POST /clients` (`+`, the country code, any spaces, dots, dashes or brackets); it is normalised to E.164 the same way and then matched exactly, so `+351 912 345 678` finds `+351912345678`. A value that is not a valid phone number answers 400 VALIDATION_FAILED naming `/query/phone`. Since 1.3.0.
+                 * @example +351 912 345 678
+                 */
+                phone?: components["parameters"]["ClientPhoneFilter"];
+                /**
+                 * @description Only the client with this e-mail, matched exactly but without regard to case, as uniqueness is. A value that is not an e-mail address answers 400 VALIDATION_FAILED naming `/query/email`. Since 1.3.0.
+                 * @example marta@example.com
+                 */
+                email?: components["parameters"]["ClientEmailFilter"];
                 /**
                  * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the records updated at that instant come again, so none is missed. A record updated while the pages are being followed moves to the end of the order and is listed again on a later page; a record not updated meanwhile is listed exactly once.
                  * @example 2030-01-01T00:00:00Z

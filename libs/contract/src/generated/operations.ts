@@ -122,7 +122,7 @@ export const OPERATIONS = {
     scope: 'clients.read',
     idempotent: false,
     pathParameters: [],
-    queryParameters: ['updatedSince', 'cursor', 'limit'],
+    queryParameters: ['phone', 'email', 'updatedSince', 'cursor', 'limit'],
     body: false,
     bodyRequired: false,
   },

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CursorCodec } from '../pagination/cursor-codec.js';
 import type { Page } from '../pagination/page.js';
 import { paginateInUpdateOrder, type UpdateOrderQuery } from '../pagination/update-order.js';
+import { clientLookup, lookupFilters } from './client-lookup.js';
 import type { ClientRecord } from './client-record.js';
 import { ClientsRepository } from './clients.repository.js';
 
@@ -16,9 +17,16 @@ export class ClientReadsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  list(businessId: string, query: UpdateOrderQuery): Promise<Page<ClientRecord>> {
-    return paginateInUpdateOrder(this.cursors, 'clients', businessId, query, (since, request) =>
-      this.clients.listPage(businessId, since, request),
+  /** The list, or with `phone`/`email` the lookup of D21 (the cursor is bound to them). */
+  list(businessId: string, query: UpdateOrderQuery & { phone?: string; email?: string }): Promise<Page<ClientRecord>> {
+    const lookup = clientLookup(query);
+    return paginateInUpdateOrder(
+      this.cursors,
+      'clients',
+      businessId,
+      query,
+      (since, request) => this.clients.listPage(businessId, since, request, lookup),
+      lookupFilters(lookup),
     );
   }
 }

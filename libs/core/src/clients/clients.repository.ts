@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
-import { defineStatement, type BoundStatement } from '#database/statement.js';
+import { defineStatement, type BoundStatement, type Statement, type StatementParams } from '#database/statement.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
 import type { PageRequest, PositionedRow } from '../pagination/page.js';
 import { pageStart, type PageStart } from '../pagination/page-start.js';
+import type { ClientLookup } from './client-lookup.js';
 import type { ClientRecord } from './client-record.js';
 
 interface ClientRow {
@@ -21,6 +22,9 @@ interface ClientRow {
 }
 
 type ClientPageParams = [businessId: string, ...start: PageStart, take: number];
+type ClientByPhonePageParams = [businessId: string, ...start: PageStart, take: number, phone: string];
+type ClientByEmailPageParams = [businessId: string, ...start: PageStart, take: number, email: string];
+type ClientByContactPageParams = [businessId: string, ...start: PageStart, take: number, phone: string, email: string];
 
 const INSERT_CLIENT = defineStatement<
   [
@@ -71,6 +75,49 @@ const CLIENT_PAGE = defineStatement<ClientPageParams, ClientRow>({
  LIMIT $4`,
 });
 
+/**
+ * The lookups of D21, one fixed statement each. Phone and e-mail are unique per business, so each
+ * is a probe of its unique index (`clients_business_phone_key` on (business_id, phone),
+ * `clients_business_email_key` on (business_id, lower(email))) that finds at most one row; the
+ * keyset bound and the order are kept so that `updatedSince`, `limit` and cursors mean what they
+ * mean on the plain list. `$5`/`$6` arrive normalised (E.164, lower case).
+ */
+const CLIENT_PAGE_BY_PHONE = defineStatement<ClientByPhonePageParams, ClientRow>({
+  name: 'client_page_by_phone',
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+       (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
+  FROM clients c
+ WHERE c.business_id = $1 AND c.phone = $5 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY c.updated_at, c.id
+ LIMIT $4`,
+});
+
+const CLIENT_PAGE_BY_EMAIL = defineStatement<ClientByEmailPageParams, ClientRow>({
+  name: 'client_page_by_email',
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+       (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
+  FROM clients c
+ WHERE c.business_id = $1 AND lower(c.email) = $5 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY c.updated_at, c.id
+ LIMIT $4`,
+});
+
+const CLIENT_PAGE_BY_CONTACT = defineStatement<ClientByContactPageParams, ClientRow>({
+  name: 'client_page_by_contact',
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+       (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
+  FROM clients c
+ WHERE c.business_id = $1 AND c.phone = $5 AND lower(c.email) = $6 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
+ ORDER BY c.updated_at, c.id
+ LIMIT $4`,
+});
+
+/** A page statement with its parameters, checked against that statement's own tuple. */
+const bound = <P extends StatementParams>(statement: Statement<P, ClientRow>, params: P): BoundStatement<StatementParams, ClientRow> => ({
+  statement,
+  params,
+});
+
 @Injectable()
 export class ClientsRepository {
   constructor(private readonly database: Database) {}
@@ -112,9 +159,17 @@ export class ClientsRepository {
     return this.database.maybeOne(CLIENT_BY_ID, [businessId, clientId]);
   }
 
-  /** Clients after the request's position in (updated_at, id) order, from `since` (inclusive) when given. */
-  async listPage(businessId: string, since: EpochMicros | null, request: PageRequest): Promise<PositionedRow<ClientRecord>[]> {
-    const { statement, params } = this.pageStatement(businessId, since, request);
+  /**
+   * Clients after the request's position in (updated_at, id) order, from `since` (inclusive) when
+   * given, only the one with the lookup's phone and/or e-mail when it names them (D21).
+   */
+  async listPage(
+    businessId: string,
+    since: EpochMicros | null,
+    request: PageRequest,
+    lookup: ClientLookup = { phone: null, email: null },
+  ): Promise<PositionedRow<ClientRecord>[]> {
+    const { statement, params } = this.pageStatement(businessId, since, request, lookup);
     const rows = await this.database.rows(statement, params);
     return rows.map((row) => ({
       record: {
@@ -130,8 +185,19 @@ export class ClientsRepository {
     }));
   }
 
-  /** The statement listPage runs. */
-  pageStatement(businessId: string, since: EpochMicros | null, request: PageRequest): BoundStatement<ClientPageParams, ClientRow> {
-    return { statement: CLIENT_PAGE, params: [businessId, ...pageStart(request.after, since), request.take] };
+  /** The statement listPage runs: the plain page, or with a lookup the statement of its form (D21). */
+  pageStatement(
+    businessId: string,
+    since: EpochMicros | null,
+    request: PageRequest,
+    lookup: ClientLookup = { phone: null, email: null },
+  ): BoundStatement<StatementParams, ClientRow> {
+    const start = pageStart(request.after, since);
+    if (lookup.phone !== null && lookup.email !== null) {
+      return bound(CLIENT_PAGE_BY_CONTACT, [businessId, ...start, request.take, lookup.phone, lookup.email]);
+    }
+    if (lookup.phone !== null) return bound(CLIENT_PAGE_BY_PHONE, [businessId, ...start, request.take, lookup.phone]);
+    if (lookup.email !== null) return bound(CLIENT_PAGE_BY_EMAIL, [businessId, ...start, request.take, lookup.email]);
+    return bound(CLIENT_PAGE, [businessId, ...start, request.take]);
   }
 }

@@ -9,7 +9,8 @@ export interface UpdateOrderQuery extends PageParams {
 }
 
 /**
- * One page of a list in (updated_at, id) order, optionally from `updatedSince` (inclusive). That
+ * One page of a list in (updated_at, id) order, optionally from `updatedSince` (inclusive), with a
+ * list's own filters in canonical form (`filters`, bound to the cursor like `updatedSince`). That
  * order makes the list an incremental sync: a record changed while a client walks the list moves
  * to the end of the order, past the cursor, and is met again, so the walk ends with every record's
  * latest state.
@@ -20,6 +21,7 @@ export async function paginateInUpdateOrder<T>(
   businessId: string,
   query: UpdateOrderQuery,
   fetch: (since: EpochMicros | null, request: PageRequest) => Promise<PositionedRow<T>[]>,
+  filters: Readonly<Record<string, string>> = {},
 ): Promise<Page<T>> {
   let since: EpochMicros | null = null;
   if (query.updatedSince !== undefined) {
@@ -28,6 +30,6 @@ export async function paginateInUpdateOrder<T>(
       throw validationFailed([{ path: '/query/updatedSince', message: 'must be a date-time with an offset, in the years 0001 to 9999' }]);
     }
   }
-  const scope: CursorScope = { list, businessId, filters: { updatedSince: since === null ? null : String(since) } };
+  const scope: CursorScope = { list, businessId, filters: { ...filters, updatedSince: since === null ? null : String(since) } };
   return paginate(codec, scope, query, (request) => fetch(since, request));
 }

@@ -1,0 +1,171 @@
+import type { SchedulingClient, Schemas } from '#sdk/index.js';
+import type { ContractSchemas, JsonSchema } from './contract-schemas.js';
+
+/** What a tool gives back: a short text for the model, and the API's object as structured content. */
+export interface ToolOutput {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+export interface SchedulingTool {
+  name: string;
+  title: string;
+  description: string;
+  /** Read from the contract (ContractSchemas), never written by hand. */
+  inputSchema: JsonSchema;
+  /** Only reads: a client may run it without asking. */
+  readOnly: boolean;
+  run(input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput>;
+}
+
+const str = (value: unknown): string => String(value);
+/** The arguments the contract calls `name`, typed as the operation takes them (the API checks them). */
+const as = <T>(input: Record<string, unknown>): T => input as T;
+
+/** "2030-01-07T09:00:00.000Z, 30 min, Corte with Ana Costa (CONFIRMED), id …". */
+function describeAppointment(appointment: Schemas['Appointment']): string {
+  return `${appointment.scheduledAt}–${appointment.endsAt}, ${appointment.service.name} with ${appointment.staff.name} for ${appointment.client.name} (${appointment.status}), id ${appointment.id}`;
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/**
+ * The tools an agent gets: find what is offered and when, look a client up, book, move, cancel and
+ * read an appointment. Each calls the API through the SDK with the configured key, so the key's
+ * scopes and the API's rules (D6, D15, D16, D21) decide what succeeds.
+ */
+export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas): SchedulingTool[] {
+  return [
+    {
+      name: 'list_services',
+      title: 'List services',
+      description: 'Lists the business’s services: id, name, duration in minutes, price and whether it is active.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      readOnly: true,
+      run: async (_input, signal) => {
+        const services = await collect(sdk.services.list({ signal }));
+        return {
+          text:
+            services
+              .map(
+                (s) =>
+                  `${s.name} (${s.durationMin} min, ${s.price.cents / 100} ${s.price.currency}${s.active ? '' : ', inactive'}): ${s.id}`,
+              )
+              .join('\n') || 'No services.',
+          structured: { data: services },
+        };
+      },
+    },
+    {
+      name: 'list_staff',
+      title: 'List staff',
+      description:
+        'Lists the staff members (id, name, whether active, the services each performs), optionally only those who perform a service.',
+      inputSchema: schemas.input('listStaff', { query: ['serviceId', 'active'] }),
+      readOnly: true,
+      run: async (input, signal) => {
+        const staff = await collect(sdk.staff.list(as<{ serviceId?: string; active?: boolean }>(input), { signal }));
+        return {
+          text: staff.map((m) => `${m.name}${m.active ? '' : ' (inactive)'}: ${m.id}`).join('\n') || 'No staff member matches.',
+          structured: { data: staff },
+        };
+      },
+    },
+    {
+      name: 'find_free_times',
+      title: 'Find free times',
+      description:
+        'The free start times of a service between two instants (at most 31 days apart), each with the staff members who can take it. A start listed here is one a booking would accept at this moment.',
+      inputSchema: schemas.input('getAvailability', { query: ['serviceId', 'from', 'to', 'staffId'] }),
+      readOnly: true,
+      run: async (input, signal) => {
+        const availability = await sdk.availability.get(as<{ serviceId: string; from: string; to: string; staffId?: string }>(input), {
+          signal,
+        });
+        const shown = availability.data.slice(0, 50).map((start) => `${start.startAt} (staff: ${start.staffIds.join(', ')})`);
+        const more = availability.data.length > shown.length ? `\n… and ${availability.data.length - shown.length} more` : '';
+        return {
+          text:
+            availability.data.length === 0
+              ? 'No free start in that range.'
+              : `${availability.data.length} free start(s) of ${availability.durationMin} min (times in UTC; the business is in ${availability.timeZone}):\n${shown.join('\n')}${more}`,
+          structured: availability,
+        };
+      },
+    },
+    {
+      name: 'find_client',
+      title: 'Look up a client',
+      description:
+        'Finds the client with a phone number (any format, with + and the country code) or an e-mail address (any case). Use it when a booking or a new client was refused with CLIENT_EXISTS.',
+      inputSchema: schemas.input('listClients', { query: ['phone', 'email'] }),
+      readOnly: true,
+      run: async (input, signal) => {
+        const contact = as<{ phone?: string; email?: string }>(input);
+        if (contact.phone === undefined && contact.email === undefined) throw new ToolInputError('Give a phone or an e-mail to look up.');
+        const page = await sdk.clients.listPage({ ...contact, limit: 10 }, { signal });
+        return {
+          text:
+            page.data.map((c) => `${c.name} (${c.phone ?? 'no phone'}, ${c.email ?? 'no e-mail'}): ${c.id}`).join('\n') ||
+            'No client has that phone or e-mail.',
+          structured: { data: page.data },
+        };
+      },
+    },
+    {
+      name: 'book_appointment',
+      title: 'Book an appointment',
+      description:
+        'Books a service at a start time for a client: either an existing client (`client: { id }`) or a new one (`client: { name, phone, ... }`, refused with CLIENT_EXISTS when the phone or e-mail is known: look the client up). Without staffId, the staff member who can take it with the fewest appointments that day is booked.',
+      inputSchema: schemas.input('createAppointment', { withBody: true }),
+      readOnly: false,
+      run: async (input, signal) => {
+        const appointment = await sdk.appointments.create(as<Schemas['CreateAppointmentRequest']>(input), { signal });
+        return { text: `Booked: ${describeAppointment(appointment)}`, structured: appointment };
+      },
+    },
+    {
+      name: 'reschedule_appointment',
+      title: 'Reschedule an appointment',
+      description:
+        'Moves an active appointment to a new start (and optionally another staff member). The old appointment becomes RESCHEDULED; a new one is returned.',
+      inputSchema: schemas.input('rescheduleAppointment', { path: ['id'], withBody: true }),
+      readOnly: false,
+      run: async ({ id, ...body }, signal) => {
+        const appointment = await sdk.appointments.reschedule(str(id), as<Schemas['RescheduleAppointmentRequest']>(body), { signal });
+        return { text: `Rescheduled: ${describeAppointment(appointment)}`, structured: appointment };
+      },
+    },
+    {
+      name: 'cancel_appointment',
+      title: 'Cancel an appointment',
+      description: 'Cancels an active appointment, with a reason (at least 3 characters; stored, never shown to partners).',
+      inputSchema: schemas.input('cancelAppointment', { path: ['id'], withBody: true }),
+      readOnly: false,
+      run: async ({ id, ...body }, signal) => {
+        const appointment = await sdk.appointments.cancel(str(id), as<Schemas['CancelAppointmentRequest']>(body), { signal });
+        return { text: `Cancelled: ${describeAppointment(appointment)}`, structured: appointment };
+      },
+    },
+    {
+      name: 'get_appointment',
+      title: 'Get an appointment',
+      description: 'Reads one appointment by id: when, what, with whom, for whom and its status.',
+      inputSchema: schemas.input('getAppointment', { path: ['id'] }),
+      readOnly: true,
+      run: async ({ id }, signal) => {
+        const appointment = await sdk.appointments.get(str(id), { signal });
+        return { text: describeAppointment(appointment), structured: appointment };
+      },
+    },
+  ];
+}
+
+/** A call the tool itself refuses before asking the API. */
+export class ToolInputError extends Error {
+  override readonly name = 'ToolInputError';
+}

@@ -1,0 +1,23 @@
+// @scheduling/sdk: the partner SDK of the Business Scheduling API (README, "The partner SDK").
+export { SchedulingClient, apiBaseUrl } from './scheduling-client.js';
+export type {
+  SchedulingClientOptions,
+  CallOptions,
+  WriteOptions,
+  Schemas,
+  QueryOf,
+  BodyOf,
+  WalkQuery,
+  ListPage,
+} from './scheduling-client.js';
+export { SchedulingApiError, isSchedulingApiError, isProblemCode } from './errors.js';
+export type { ProblemCode, ProblemFieldError } from './errors.js';
+export { verifyNotice, NoticeVerificationError } from './notices.js';
+export type { SchedulingNotice, NoticeHeaders } from './notices.js';
+export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retryDelay, isReplaySafe } from './retry-policy.js';
+export type { RetryPolicy, AttemptOutcome } from './retry-policy.js';
+export type { Sleep } from './sleep.js';
+export { OPERATION_METHODS } from './operation-methods.js';
+export { CONTRACT_VERSION, OPERATION_IDS, PROBLEM_CODES } from './generated/contract.js';
+export type { OperationId } from './generated/contract.js';
+export type { components, operations, paths, webhooks } from './generated/openapi.js';

@@ -1,0 +1,262 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { SchedulingApiError } from './errors.js';
+import { CONTRACT_VERSION } from './generated/contract.js';
+import type { components, operations, paths } from './generated/openapi.js';
+import { walkPages, type ListPage } from './pages.js';
+import { retryingFetch } from './retrying-fetch.js';
+import { DEFAULT_RETRY_POLICY, type AttemptOutcome, type RetryPolicy } from './retry-policy.js';
+import { sleep as realSleep, type Sleep } from './sleep.js';
+
+export type Schemas = components['schemas'];
+/** The query of an operation, as the contract declares it. */
+export type QueryOf<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+/** The JSON body of an operation. */
+export type BodyOf<Op extends keyof operations> =
+  NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
+/** A list query without its cursor: the walk sets it. */
+export type WalkQuery<Op extends keyof operations> = Omit<QueryOf<Op>, 'cursor'>;
+
+export interface SchedulingClientOptions {
+  /** The service's address, e.g. `https://api.example`; `/v1/api` is added unless the address ends with it. */
+  baseUrl: string;
+  /** A live (`rk_live_…`) or test (`rk_test_…`) key; sent as `Authorization: Bearer`. */
+  apiKey: string;
+  /** The fetch to send requests with (default: the global fetch). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Retries after the first attempt (default 3; 0 never retries). */
+  maxRetries?: number;
+  /** Sent as User-Agent, before the SDK's own name. */
+  userAgent?: string;
+  /** Backoff bounds (default: 500 ms doubling up to 20 s, with jitter). */
+  retryDelays?: { baseMs?: number; maxMs?: number };
+  /** How to wait before a retry (tests inject one that does not wait). */
+  sleep?: Sleep;
+  /** The jitter's random source, in [0, 1) (default Math.random). */
+  random?: () => number;
+  /** Told of every wait before a retry. */
+  onRetry?: (wait: { attempt: number; delayMs: number; outcome: AttemptOutcome; request: Request }) => void;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Aborts the request and any wait before a retry. */
+  signal?: AbortSignal;
+}
+
+/** Options of one write. */
+export interface WriteOptions extends CallOptions {
+  /** The Idempotency-Key (D4); default a fresh UUID per call, the same on each of its retries. */
+  idempotencyKey?: string;
+}
+
+const SDK_AGENT = `scheduling-sdk/${CONTRACT_VERSION}`;
+
+/** `https://api.example` → `https://api.example/v1/api`; an address already ending in /v1/api is kept. */
+export function apiBaseUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith('/v1/api') ? path : `${path}/v1/api`;
+  return url.href.replace(/\/+$/, '');
+}
+
+type ApiResult<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
+
+/**
+ * The Business Scheduling API 1.3.0, one typed method per operation of the contract, grouped by
+ * resource (the table OPERATION_METHODS in operation-methods.ts names the method of each
+ * operationId). Problems are thrown as SchedulingApiError; writes carry an Idempotency-Key; reads and
+ * keyed writes are retried on 429, 5xx and lost answers (retry-policy.ts).
+ */
+export class SchedulingClient {
+  private readonly http: Client<paths>;
+
+  constructor(options: SchedulingClientOptions) {
+    if (!options.apiKey) throw new Error('SchedulingClient needs an apiKey');
+    const policy: RetryPolicy = {
+      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+      baseDelayMs: options.retryDelays?.baseMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: options.retryDelays?.maxMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    };
+    if (!Number.isInteger(policy.maxRetries) || policy.maxRetries < 0) throw new RangeError('maxRetries must be a whole number ≥ 0');
+    const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+    this.http = createClient<paths>({
+      baseUrl: apiBaseUrl(options.baseUrl),
+      headers: {
+        Authorization: `Bearer ${options.apiKey}`,
+        'User-Agent': options.userAgent ? `${options.userAgent} ${SDK_AGENT}` : SDK_AGENT,
+      },
+      fetch: retryingFetch({
+        fetch: baseFetch,
+        policy,
+        sleep: options.sleep ?? realSleep,
+        random: options.random ?? Math.random,
+        now: Date.now,
+        onRetry: options.onRetry,
+      }),
+    });
+  }
+
+  /** GET /me: the key, its scopes and its business. */
+  me(options: CallOptions = {}): Promise<Schemas['Me']> {
+    return this.run(this.http.GET('/me', { signal: options.signal }));
+  }
+
+  readonly appointments = {
+    /** Every appointment of the range (all pages). */
+    list: (query: WalkQuery<'listAppointments'>, options: CallOptions = {}) =>
+      walkPages((cursor) => this.appointments.listPage({ ...query, cursor }, options)),
+    /** One page of GET /appointments. */
+    listPage: (query: QueryOf<'listAppointments'>, options: CallOptions = {}): Promise<Schemas['AppointmentList']> =>
+      this.run(this.http.GET('/appointments', { params: { query }, signal: options.signal })),
+    get: (id: string, options: CallOptions = {}): Promise<Schemas['Appointment']> =>
+      this.run(this.http.GET('/appointments/{id}', { params: { path: { id } }, signal: options.signal })),
+    /** Books (POST /appointments): an existing client (`client: { id }`) or a new one; without `staffId`, any staff member (D16). */
+    create: (body: BodyOf<'createAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+      this.run(this.http.POST('/appointments', { params: { header: this.idempotency(options) }, body, signal: options.signal })),
+    reschedule: (id: string, body: BodyOf<'rescheduleAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+      this.run(
+        this.http.POST('/appointments/{id}/reschedule', {
+          params: { path: { id }, header: this.idempotency(options) },
+          body,
+          signal: options.signal,
+        }),
+      ),
+    cancel: (id: string, body: BodyOf<'cancelAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+      this.run(
+        this.http.POST('/appointments/{id}/cancel', {
+          params: { path: { id }, header: this.idempotency(options) },
+          body,
+          signal: options.signal,
+        }),
+      ),
+  };
+
+  readonly clients = {
+    /** Every client in update order (all pages); with `phone` or `email`, the client that has it (D21). */
+    list: (query: WalkQuery<'listClients'> = {}, options: CallOptions = {}) =>
+      walkPages((cursor) => this.clients.listPage({ ...query, cursor }, options)),
+    listPage: (query: QueryOf<'listClients'> = {}, options: CallOptions = {}): Promise<Schemas['ClientList']> =>
+      this.run(this.http.GET('/clients', { params: { query }, signal: options.signal })),
+    /** The client with this phone (any format) or e-mail (any case), or null: what to do after CLIENT_EXISTS. */
+    find: async (contact: { phone?: string; email?: string }, options: CallOptions = {}): Promise<Schemas['Client'] | null> => {
+      const page = await this.clients.listPage({ ...contact, limit: 1 }, options);
+      return page.data[0] ?? null;
+    },
+    get: (id: string, options: CallOptions = {}): Promise<Schemas['Client']> =>
+      this.run(this.http.GET('/clients/{id}', { params: { path: { id } }, signal: options.signal })),
+    create: (body: BodyOf<'createClient'>, options: WriteOptions = {}): Promise<Schemas['Client']> =>
+      this.run(this.http.POST('/clients', { params: { header: this.idempotency(options) }, body, signal: options.signal })),
+  };
+
+  readonly services = {
+    /** Every service (the list is one page). */
+    list: (options: CallOptions = {}) => walkPages(() => this.services.listPage(options)),
+    listPage: (options: CallOptions = {}): Promise<Schemas['ServiceList']> =>
+      this.run(this.http.GET('/services', { signal: options.signal })),
+  };
+
+  readonly staff = {
+    list: (query: WalkQuery<'listStaff'> = {}, options: CallOptions = {}) =>
+      walkPages((cursor) => this.staff.listPage({ ...query, cursor }, options)),
+    listPage: (query: QueryOf<'listStaff'> = {}, options: CallOptions = {}): Promise<Schemas['StaffList']> =>
+      this.run(this.http.GET('/staff', { params: { query }, signal: options.signal })),
+    get: (id: string, options: CallOptions = {}): Promise<Schemas['StaffMember']> =>
+      this.run(this.http.GET('/staff/{id}', { params: { path: { id } }, signal: options.signal })),
+  };
+
+  readonly availability = {
+    /** The free starts of a service in [from, to) (D15), for one member or any. */
+    get: (query: QueryOf<'getAvailability'>, options: CallOptions = {}): Promise<Schemas['Availability']> =>
+      this.run(this.http.GET('/availability', { params: { query }, signal: options.signal })),
+  };
+
+  readonly payments = {
+    list: (query: WalkQuery<'listPayments'> = {}, options: CallOptions = {}) =>
+      walkPages((cursor) => this.payments.listPage({ ...query, cursor }, options)),
+    listPage: (query: QueryOf<'listPayments'> = {}, options: CallOptions = {}): Promise<Schemas['PaymentList']> =>
+      this.run(this.http.GET('/payments', { params: { query }, signal: options.signal })),
+    get: (id: string, options: CallOptions = {}): Promise<Schemas['Payment']> =>
+      this.run(this.http.GET('/payments/{id}', { params: { path: { id } }, signal: options.signal })),
+  };
+
+  readonly sales = {
+    list: (query: WalkQuery<'listSales'> = {}, options: CallOptions = {}) =>
+      walkPages((cursor) => this.sales.listPage({ ...query, cursor }, options)),
+    listPage: (query: QueryOf<'listSales'> = {}, options: CallOptions = {}): Promise<Schemas['SaleList']> =>
+      this.run(this.http.GET('/sales', { params: { query }, signal: options.signal })),
+    get: (id: string, options: CallOptions = {}): Promise<Schemas['Sale']> =>
+      this.run(this.http.GET('/sales/{id}', { params: { path: { id } }, signal: options.signal })),
+  };
+
+  readonly webhookEndpoints = {
+    /** Every endpoint (the list is one page). */
+    list: (options: CallOptions = {}) => walkPages(() => this.webhookEndpoints.listPage(options)),
+    listPage: (options: CallOptions = {}): Promise<Schemas['WebhookEndpointList']> =>
+      this.run(this.http.GET('/webhook-endpoints', { signal: options.signal })),
+    /** Registers an endpoint; the answer carries its secret, the only time but for rotations. */
+    create: (body: BodyOf<'createWebhookEndpoint'>, options: WriteOptions = {}): Promise<Schemas['CreatedWebhookEndpoint']> =>
+      this.run(this.http.POST('/webhook-endpoints', { params: { header: this.idempotency(options) }, body, signal: options.signal })),
+    get: (id: string, options: CallOptions = {}): Promise<Schemas['WebhookEndpoint']> =>
+      this.run(this.http.GET('/webhook-endpoints/{id}', { params: { path: { id } }, signal: options.signal })),
+    update: (id: string, body: BodyOf<'updateWebhookEndpoint'>, options: CallOptions = {}): Promise<Schemas['WebhookEndpoint']> =>
+      this.run(this.http.PATCH('/webhook-endpoints/{id}', { params: { path: { id } }, body, signal: options.signal })),
+    delete: async (id: string, options: CallOptions = {}): Promise<void> => {
+      await this.run(this.http.DELETE('/webhook-endpoints/{id}', { params: { path: { id } }, signal: options.signal }));
+    },
+    rotateSecret: (id: string, options: WriteOptions = {}): Promise<Schemas['CreatedWebhookEndpoint']> =>
+      this.run(
+        this.http.POST('/webhook-endpoints/{id}/rotate-secret', {
+          params: { path: { id }, header: this.idempotency(options) },
+          signal: options.signal,
+        }),
+      ),
+    test: (id: string, options: WriteOptions = {}): Promise<Schemas['WebhookTestResult']> =>
+      this.run(
+        this.http.POST('/webhook-endpoints/{id}/test', {
+          params: { path: { id }, header: this.idempotency(options) },
+          signal: options.signal,
+        }),
+      ),
+    /** Every delivery attempt of the endpoint, newest first (all pages). */
+    deliveries: (id: string, query: WalkQuery<'listWebhookDeliveries'> = {}, options: CallOptions = {}) =>
+      walkPages((cursor) => this.webhookEndpoints.deliveriesPage(id, { ...query, cursor }, options)),
+    deliveriesPage: (
+      id: string,
+      query: QueryOf<'listWebhookDeliveries'> = {},
+      options: CallOptions = {},
+    ): Promise<Schemas['WebhookDeliveryList']> =>
+      this.run(this.http.GET('/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query }, signal: options.signal })),
+  };
+
+  readonly events = {
+    /** Every event of the last 30 days, newest first (all pages). */
+    list: (query: WalkQuery<'listEvents'> = {}, options: CallOptions = {}) =>
+      walkPages((cursor) => this.events.listPage({ ...query, cursor }, options)),
+    listPage: (query: QueryOf<'listEvents'> = {}, options: CallOptions = {}): Promise<Schemas['EventList']> =>
+      this.run(this.http.GET('/events', { params: { query }, signal: options.signal })),
+    get: (id: string, options: CallOptions = {}): Promise<Schemas['Event']> =>
+      this.run(this.http.GET('/events/{id}', { params: { path: { id } }, signal: options.signal })),
+    /** Sends the event again, with the same webhook-id, to one endpoint or to every subscribed one. */
+    redeliver: (id: string, body: BodyOf<'redeliverEvent'> = {}, options: WriteOptions = {}): Promise<Schemas['Redelivery']> =>
+      this.run(
+        this.http.POST('/events/{id}/redeliver', {
+          params: { path: { id }, header: this.idempotency(options) },
+          body,
+          signal: options.signal,
+        }),
+      ),
+  };
+
+  private idempotency(options: WriteOptions): { 'Idempotency-Key': string } {
+    return { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() };
+  }
+
+  /** The data of a success, or the problem thrown as a SchedulingApiError. */
+  private async run<T>(call: ApiResult<T>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw SchedulingApiError.fromResponse(response, error);
+    return data as T;
+  }
+}
+
+export type { ListPage };

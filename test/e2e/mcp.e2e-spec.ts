@@ -1,0 +1,158 @@
+import { jest } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadContract } from '#contract/openapi-document.js';
+import { ALL_WEEK } from '../factories/booking-fixture.js';
+import { Child, REPO_ROOT } from '../utils/child-process.js';
+import { CompiledApi } from '../utils/compiled-api.js';
+import { seed, type SeededBusiness } from '../utils/seed.js';
+
+/**
+ * The MCP server (apps/mcp) as an MCP client starts it: the compiled server on stdio, spawned by the
+ * official SDK's StdioClientTransport, talking to the compiled API.
+ */
+jest.setTimeout(180_000);
+
+const SERVER = 'dist/apps/mcp/src/main.js';
+let api: CompiledApi;
+let business: SeededBusiness;
+let client: Client;
+let phone: string;
+
+beforeAll(async () => {
+  // Builds dist/ (the API and the MCP server) first.
+  api = await CompiledApi.start('mcp-e2e');
+  phone = `+35196${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+  business = await seed({
+    name: 'MCP Salon',
+    services: [{ ref: 'cut', name: 'Corte', durationMin: 30, priceCents: 2500 }],
+    staff: [{ ref: 'ana', name: 'Ana Costa', workingHours: ALL_WEEK }],
+    clients: [{ ref: 'joao', name: 'João Silva', phone, email: `joao.${Date.now()}@example.com` }],
+  });
+  client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [SERVER],
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', SCHEDULING_API_URL: api.origin, SCHEDULING_API_KEY: business.keys.owner.key },
+      stderr: 'pipe',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await client?.close();
+  await api?.stop();
+});
+
+async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+const text = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+
+describe('the MCP server', () => {
+  it('lists its tools, with input schemas read from the contract', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'book_appointment',
+      'cancel_appointment',
+      'find_client',
+      'find_free_times',
+      'get_appointment',
+      'list_services',
+      'list_staff',
+      'reschedule_appointment',
+    ]);
+    const schemas = loadContract().document.components.schemas as Record<
+      string,
+      { required: string[]; properties: Record<string, unknown> }
+    >;
+    const book = tools.find((tool) => tool.name === 'book_appointment')!;
+    expect(Object.keys(book.inputSchema.properties!).sort()).toEqual(Object.keys(schemas.CreateAppointmentRequest.properties).sort());
+    expect(book.inputSchema.required).toEqual(schemas.CreateAppointmentRequest.required);
+    // The client's two forms, inlined from their $refs.
+    const clientForms = (book.inputSchema.properties!.client as { oneOf: { required: string[] }[] }).oneOf;
+    expect(clientForms.map((form) => form.required)).toEqual([
+      (schemas.ExistingClientReference as { required: string[] }).required,
+      (schemas.NewClientForAppointment as { required: string[] }).required,
+    ]);
+    expect(JSON.stringify(tools)).not.toContain('$ref');
+    const free = tools.find((tool) => tool.name === 'find_free_times')!;
+    expect(free.inputSchema.required).toEqual(['serviceId', 'from', 'to']);
+    expect(free.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('holds a conversation: services, free times, book any staff, read it, cancel it', async () => {
+    const services = await call('list_services');
+    expect(services.isError).toBeFalsy();
+    expect(text(services)).toContain(`Corte (30 min, 25 EUR): ${business.services.cut}`);
+
+    const free = await call('find_free_times', {
+      serviceId: business.services.cut,
+      from: '2035-07-02T00:00:00Z',
+      to: '2035-07-03T00:00:00Z',
+    });
+    expect(free.isError).toBeFalsy();
+    const starts = (free.structuredContent as { data: { startAt: string; staffIds: string[] }[] }).data;
+    expect(starts.length).toBeGreaterThan(0);
+    expect(text(free)).toContain(starts[0].startAt);
+
+    const booked = await call('book_appointment', {
+      serviceId: business.services.cut,
+      startAt: starts[0].startAt,
+      client: { id: business.clients.joao },
+    });
+    expect(booked.isError).toBeFalsy();
+    const appointment = booked.structuredContent as { id: string; status: string; scheduledAt: string; staff: { id: string } };
+    expect(appointment).toMatchObject({ status: 'CONFIRMED', scheduledAt: starts[0].startAt, staff: { id: business.staff.ana } });
+    expect(text(booked)).toMatch(/^Booked: .*Corte with Ana Costa/);
+
+    const read = await call('get_appointment', { id: appointment.id });
+    expect(read.structuredContent).toEqual(booked.structuredContent);
+
+    const cancelled = await call('cancel_appointment', { id: appointment.id, reason: 'The client cannot come' });
+    expect(cancelled.isError).toBeFalsy();
+    expect(cancelled.structuredContent).toMatchObject({ id: appointment.id, status: 'CANCELLED' });
+  });
+
+  it('answers a refused booking as a tool error naming SLOT_TAKEN', async () => {
+    const slot = {
+      serviceId: business.services.cut,
+      staffId: business.staff.ana,
+      startAt: '2035-07-09T10:00:00Z',
+      client: { id: business.clients.joao },
+    };
+    const first = await call('book_appointment', slot);
+    expect(first.isError).toBeFalsy();
+    const second = await call('book_appointment', slot);
+    expect(second.isError).toBe(true);
+    expect(text(second)).toMatch(/^SLOT_TAKEN: /);
+  });
+
+  it('looks a client up by phone after a Form B booking is refused with CLIENT_EXISTS', async () => {
+    const typed = `${phone.slice(0, 4)} ${phone.slice(4, 6)} ${phone.slice(6)}`;
+    const refused = await call('book_appointment', {
+      serviceId: business.services.cut,
+      startAt: '2035-07-10T10:00:00Z',
+      client: { name: 'João Again', phone: typed },
+    });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^CLIENT_EXISTS: /);
+
+    const found = await call('find_client', { phone: typed });
+    expect((found.structuredContent as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([business.clients.joao]);
+    const invalid = await call('find_client', { phone: 'not a phone' });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toMatch(/^VALIDATION_FAILED: [\s\S]*\/query\/phone/);
+  });
+
+  it('does not start without its settings, and says which are missing', async () => {
+    const child = Child.spawn(process.execPath, [SERVER], { PATH: process.env.PATH, SCHEDULING_API_URL: 'ftp://example' });
+    expect(await child.exited).toBe(1);
+    expect(child.output).toContain('SCHEDULING_API_URL must be an http or https address');
+    expect(child.output).toContain('SCHEDULING_API_KEY is missing');
+  });
+});
