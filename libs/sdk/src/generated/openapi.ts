@@ -1360,6 +1360,7 @@ export interface components {
          * @description Book for a new client, created with the appointment. If the phone or e-mail matches an existing client, the answer is 409 CLIENT_EXISTS and nothing is created. No other property is allowed.
          */
         NewClientForAppointment: {
+            /** @description One line of text; control characters (U+0000–U+001F, U+007F) are refused. */
             name: string;
             /** @description with country code starting with +; normalised to E.164 */
             phone: string;
@@ -1395,10 +1396,11 @@ export interface components {
             staffId?: string;
         };
         CancelAppointmentRequest: {
-            /** @description Why it is cancelled. Stored, never returned. */
+            /** @description Why it is cancelled. Stored, never returned. Several lines may be given, separated by line feeds (U+000A); tabs are kept; other control characters (carriage return included) are refused. */
             reason: string;
         };
         CreateClientRequest: {
+            /** @description One line of text; control characters (U+0000–U+001F, U+007F) are refused. */
             name: string;
             /** @description with country code starting with +; normalised to E.164 */
             phone: string;
@@ -1406,7 +1408,7 @@ export interface components {
             email?: string | "";
             /** @description `YYYY-MM-DD`, not in the future; the empty string or null is stored as null. */
             birthDate?: string | "" | null;
-            /** @description Guardian's name (for a minor). Stored, never returned. */
+            /** @description Guardian's name (for a minor). Stored, never returned. One line of text; control characters (U+0000–U+001F, U+007F) are refused. */
             guardianName?: string | null;
             /** @description Guardian's e-mail; if a non-empty string, a valid e-mail address. Stored, never returned. */
             guardianEmail?: string | "" | null;
@@ -1493,7 +1495,7 @@ export interface components {
          * @example https://hooks.example.com/scheduling
          */
         WebhookUrl: string;
-        /** @description A note for people (which integration this is); null when none. */
+        /** @description A note for people (which integration this is); null when none. One line of text; control characters (U+0000–U+001F, U+007F) are refused. */
         WebhookDescription: string | null;
         /**
          * @description An address that receives the notices of its event types. The same object whether made through this API or by the business itself. Never carries its secret.
