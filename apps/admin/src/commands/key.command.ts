@@ -7,6 +7,7 @@ interface CreateOptions {
   member: string;
   name: string;
   scopes: string[];
+  test?: boolean;
 }
 
 interface RevokeOptions {
@@ -31,6 +32,7 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     .requiredOption('--member <email>', 'e-mail of the OWNER or PARTNER creating it')
     .requiredOption('--name <name>', 'name of the key, e.g. Website')
     .requiredOption('--scopes <list>', 'comma-separated scopes, e.g. appointments.read,services.read', parseList)
+    .option('--test', "a test key (rk_test_) on the business's sandbox, which is made first when missing")
     .action((options: CreateOptions) =>
       context.run(async (app) => {
         const created = await app.get(ApiKeysService).create({
@@ -38,6 +40,7 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           memberEmail: options.member,
           name: options.name,
           scopes: options.scopes,
+          test: options.test === true,
         });
         return {
           key: created.key,
@@ -48,6 +51,8 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           business: created.business,
           member: created.member,
           createdAt: created.createdAt,
+          mode: created.mode,
+          ...(created.sandboxCreated === undefined ? {} : { sandboxCreated: created.sandboxCreated }),
         };
       }),
     );
@@ -56,6 +61,6 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     .command('revoke')
     .description('revoke the active keys of a business with this prefix (refused within 1 s everywhere)')
     .requiredOption('--business <slug>', 'business slug')
-    .requiredOption('--prefix <prefix>', 'the key prefix, e.g. rk_live_AbCd')
+    .requiredOption('--prefix <prefix>', 'the key prefix, e.g. rk_live_AbCd (or rk_test_AbCd for a test key)')
     .action((options: RevokeOptions) => context.run((app) => app.get(ApiKeysService).revoke(options.business, options.prefix)));
 }

@@ -5,8 +5,9 @@ import { newId } from '#database/new-id.js';
 import { DomainError, validationFailed } from '../errors/domain-error.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { BusinessesRepository } from '../businesses/businesses.repository.js';
+import { SandboxService } from '../sandbox/sandbox.service.js';
 import { isScope, SCOPES } from '../scopes/scope.js';
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format.js';
+import { apiKeyDisplayPrefix, apiKeyModeOf, generateApiKey, hashApiKey, isWellFormedApiKey, type ApiKeyMode } from './api-key-format.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import type { AuthenticatedKey } from './authenticated-key.js';
 
@@ -15,6 +16,8 @@ export interface NewApiKey {
   memberEmail: string;
   name: string;
   scopes: string[];
+  /** A test key (rk_test_) on the business's sandbox, which is made first when missing (docs/design-record.md#d19). */
+  test?: boolean;
 }
 
 export interface CreatedApiKey {
@@ -27,6 +30,9 @@ export interface CreatedApiKey {
   business: string;
   member: string;
   createdAt: string;
+  mode: ApiKeyMode;
+  /** For a test key: whether this call made the sandbox. */
+  sandboxCreated?: boolean;
 }
 
 interface CachedLookup {
@@ -46,6 +52,7 @@ export class ApiKeysService {
     private readonly keys: ApiKeysRepository,
     private readonly businesses: BusinessesService,
     private readonly businessesRepository: BusinessesRepository,
+    private readonly sandboxes: SandboxService,
   ) {}
 
   async create(input: NewApiKey): Promise<CreatedApiKey> {
@@ -64,10 +71,13 @@ export class ApiKeysService {
       throw validationFailed([{ path: '/member', message: `only an OWNER or PARTNER creates keys; ${member.email} is ${member.role}` }]);
     }
 
-    const key = generateApiKey();
+    // The member is the live business's; a test key belongs to the sandbox row, which is all it reaches.
+    const mode: ApiKeyMode = input.test === true ? 'test' : 'live';
+    const sandbox = mode === 'test' ? await this.sandboxes.ensure(business) : null;
+    const key = generateApiKey(mode);
     const entity = Object.assign(new ApiKeyEntity(), {
       id: newId(),
-      businessId: business.id,
+      businessId: sandbox?.sandbox.id ?? business.id,
       memberId: member.id,
       name: input.name,
       prefix: apiKeyDisplayPrefix(key),
@@ -86,12 +96,16 @@ export class ApiKeysService {
       business: business.slug,
       member: member.email,
       createdAt: entity.createdAt.toISOString(),
+      mode,
+      ...(sandbox ? { sandboxCreated: sandbox.created } : {}),
     };
   }
 
   async revoke(businessSlug: string, prefix: string): Promise<{ business: string; prefix: string; revoked: number }> {
     const business = await this.businesses.getBySlug(businessSlug);
-    const revoked = await this.keys.revokeByPrefix(business.id, prefix);
+    // A test key's prefix names it: it belongs to the sandbox row (docs/design-record.md#d19).
+    const owner = apiKeyModeOf(prefix) === 'test' ? await this.sandboxes.sandboxOf(business.slug) : business;
+    const revoked = await this.keys.revokeByPrefix(owner.id, prefix);
     if (revoked === 0) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${prefix}.`);
     return { business: business.slug, prefix, revoked };
   }
@@ -104,7 +118,9 @@ export class ApiKeysService {
     const cached = this.lookups.get(hash);
     if (cached && cached.expiresAt > now) return cached.value;
 
-    const value = await this.keys.findActiveByHash(hash);
+    const found = await this.keys.findActiveByHash(hash);
+    // Keys are made in their business's mode; a prefix that disagrees with the row is refused all the same.
+    const value = found && found.mode === apiKeyModeOf(rawKey) ? found : null;
     if (this.config.AUTH_CACHE_TTL_MS > 0) {
       if (this.lookups.size >= MAX_CACHED_LOOKUPS) this.lookups.clear();
       this.lookups.set(hash, { value, expiresAt: now + this.config.AUTH_CACHE_TTL_MS });
