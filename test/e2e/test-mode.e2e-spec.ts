@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
+import type { KeptEmail } from '#core/sandbox/sandbox.service.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { ALL_WEEK } from '../factories/booking-fixture.js';
 import { runAdminCommand } from '../utils/admin-runner.js';
@@ -164,19 +165,19 @@ describe('e-mails in test mode', () => {
     const kept = await eventually(
       async () => {
         const run = await admin('sandbox', 'emails', '--business', s.slug);
-        const emails = run.json.emails as { keptAt: string | null }[];
+        const emails = run.json.emails as KeptEmail[];
         return emails.length === 4 && emails.every((e) => e.keptAt !== null) ? emails : null;
       },
       15_000,
       'the sandbox e-mails to be kept',
     );
-    expect(kept.map((e) => (e as { kind: string }).kind).sort()).toEqual([
+    expect(kept.map((e) => e.kind).sort()).toEqual([
       'APPOINTMENT_BOOKED',
       'APPOINTMENT_BOOKED',
       'APPOINTMENT_CANCELLED',
       'APPOINTMENT_CANCELLED',
     ]);
-    const listed = kept as { id: string; recipient: string; file: string; appointmentId: string }[];
+    const listed = kept;
     const desk = (await db.query<{ notification_email: string }[]>('SELECT notification_email FROM businesses WHERE id = $1', [s.id]))[0]
       .notification_email;
     // The client and the desk (the sandbox copies the live settings, so the same desk address).
@@ -184,7 +185,7 @@ describe('e-mails in test mode', () => {
     expect(new Set(listed.map((e) => e.appointmentId))).toEqual(new Set([bookedInSandbox.body.id, cancelled.body.id]));
     for (const email of listed) {
       expect(email.file).toBe(join(folder, `${email.id}.eml`));
-      expect(await readFile(email.file, 'utf8')).toContain('Subject:');
+      expect(await readFile(join(folder, `${email.id}.eml`), 'utf8')).toContain('Subject:');
     }
     // Every sandbox e-mail is kept, so none can still reach the server: the desk got the live booking's only.
     await smtp.waitFor((mail) => mail.to.includes(desk));
