@@ -62,7 +62,7 @@ async function salon(plan: 'TEAM' | 'FREE' = 'TEAM'): Promise<SeededBusiness & {
     members: [{ ref: 'owner', name: 'Owner', email: `owner.${tag}@salon.example`, role: 'OWNER' }],
     keys: [
       { ref: 'live', member: 'owner', name: 'Live', scopes: SCOPES },
-      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, test: true },
+      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, mode: 'test' },
     ],
   });
   return { ...business, live: business.keys.live.key, test: business.keys.test.key };

@@ -303,7 +303,7 @@ describe('the fixture format: "sandbox" and test keys', () => {
       staff: [{ ref: 'ana', name: 'Ana', services: ['cut'], workingHours: ALL_WEEK }],
       keys: [
         { ref: 'live', member: 'owner', name: 'Live', scopes: ['services.read'] },
-        { ref: 'test', member: 'owner', name: 'Test', scopes: ['services.read'], test: true },
+        { ref: 'test', member: 'owner', name: 'Test', scopes: ['services.read'], mode: 'test' },
       ],
       members: [{ ref: 'owner', name: 'Owner', email: 'owner@fixture-sandbox.example', role: 'OWNER' }],
     });
@@ -331,7 +331,7 @@ describe('the fixture format: "sandbox" and test keys', () => {
       fieldErrors: [{ path: '/businesses/0/sandbox', message: 'businesses[0] (ref "business"): sandbox must be true or false' }],
     });
     await expect(
-      seed({ keys: [{ ref: 'k', member: 'owner', name: 'K', scopes: ['services.read'], test: 1 as unknown as boolean }] }),
-    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ path: '/businesses/0/keys/0/test' }] });
+      seed({ keys: [{ ref: 'k', member: 'owner', name: 'K', scopes: ['services.read'], mode: 'sandbox' as 'test' }] }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ path: '/businesses/0/keys/0/mode' }] });
   });
 });

@@ -132,7 +132,7 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, settings
       sales,
       keys: [
         { ref: 'all', member: 'owner', name: 'All scopes', scopes: SCOPES },
-        ...(options.testKey ? [{ ref: 'test', member: 'owner', name: 'All scopes (test)', scopes: SCOPES, test: true }] : []),
+        ...(options.testKey ? [{ ref: 'test', member: 'owner', name: 'All scopes (test)', scopes: SCOPES, mode: 'test' as const }] : []),
       ],
       webhooks: ['hook', 'spare', 'doomed'].map((ref) => ({
         ref,

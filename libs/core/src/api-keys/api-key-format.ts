@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /** The two modes of a key (docs/design-record.md#d19): live data, or the business's sandbox. */
-export type ApiKeyMode = 'live' | 'test';
+export const API_KEY_MODES = ['live', 'test'] as const;
+export type ApiKeyMode = (typeof API_KEY_MODES)[number];
 
 export const API_KEY_PREFIXES: Readonly<Record<ApiKeyMode, string>> = { live: 'rk_live_', test: 'rk_test_' };
 /** The live prefix, which 1.2.0's keys all have. */
