@@ -51,8 +51,8 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           business: created.business,
           member: created.member,
           createdAt: created.createdAt,
-          mode: created.mode,
-          ...(created.sandboxCreated === undefined ? {} : { sandboxCreated: created.sandboxCreated }),
+          // A live key's output is as it was before test mode; a test key's says so (docs/design-record.md#d19).
+          ...(created.mode === 'test' ? { mode: created.mode, sandboxCreated: created.sandboxCreated } : {}),
         };
       }),
     );
