@@ -205,6 +205,37 @@ describe('admin key create --test', () => {
   });
 });
 
+describe('at the same moment', () => {
+  it('three test keys made at once make one sandbox, which all three reach', async () => {
+    const live = await seed({ services: [{ ref: 'cut', name: 'Corte', durationMin: 30, priceCents: 2500 }] });
+    const runs = await Promise.all(
+      [1, 2, 3].map((n) =>
+        admin(
+          'key',
+          'create',
+          '--business',
+          live.slug,
+          '--member',
+          live.ownerEmail!,
+          '--name',
+          `T${n}`,
+          '--scopes',
+          'services.read',
+          '--test',
+        ),
+      ),
+    );
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
+    expect(runs.filter((run) => run.json.sandboxCreated === true)).toHaveLength(1);
+    const sandboxes = await db.query<{ id: string }[]>('SELECT id FROM businesses WHERE live_business_id = $1', [live.id]);
+    expect(sandboxes).toHaveLength(1);
+    for (const run of runs) {
+      expect(await app.get(ApiKeysService).authenticate(run.json.key)).toMatchObject({ mode: 'test', businessId: sandboxes[0].id });
+    }
+    expect(await catalogue(sandboxes[0].id)).toEqual(await catalogue(live.id));
+  });
+});
+
 describe('admin sandbox reset', () => {
   it('puts the sandbox back to the live catalogue, removing its own data and keeping its test keys; live rows untouched', async () => {
     const live = await liveSalon();
