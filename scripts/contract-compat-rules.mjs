@@ -64,9 +64,10 @@ function operations(document) {
 }
 
 /**
- * Where two structural schemas differ, as JSON paths with what changed. An enum may grow only
- * where `mayGrow(path)` says so (the scope list of an operation marked x-scope-list-grows, GET /me:
- * a key shows the scopes it holds).
+ * Where two structural schemas differ, as JSON paths with what changed. An enum may grow, and a
+ * pattern change, only where `mayGrow(path)` says so (under an operation marked x-scope-list-grows,
+ * GET /me, which shows the key as it is: the scopes it holds, and its prefix, which for a test key
+ * is rk_test_, docs/design-record.md#d19).
  */
 export function differences(before, after, path = '', mayGrow = () => false) {
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
@@ -81,6 +82,10 @@ export function differences(before, after, path = '', mayGrow = () => false) {
     else if (key === 'enum' && Array.isArray(before.enum) && Array.isArray(after.enum) && mayGrow(here)) {
       const lost = before.enum.filter((value) => !after.enum.includes(value));
       if (lost.length > 0) found.push(`${here}: lost ${JSON.stringify(lost)}`);
+    } else if (key === 'pattern' && typeof before.pattern === 'string' && typeof after.pattern === 'string' && mayGrow(here)) {
+      // The widened pattern must still accept what the old one described (its example prefix).
+      if (!new RegExp(after.pattern).test('rk_live_AbC1'))
+        found.push(`${here}: ${JSON.stringify(before.pattern)} became ${JSON.stringify(after.pattern)}`);
     } else found.push(...differences(before[key], after[key], here, mayGrow));
   }
   return found;
@@ -96,7 +101,8 @@ export function compatibilityProblems(frozen, current) {
       problems.push(`${name}: removed`);
       continue;
     }
-    const mayGrow = (path) => after['x-scope-list-grows'] === true && /\/properties\/scopes\//.test(path);
+    const mayGrow = (path) =>
+      after['x-scope-list-grows'] === true && (/\/properties\/scopes\//.test(path) || path.endsWith('/properties/prefix/pattern'));
     for (const [status, response] of Object.entries(before.responses ?? {})) {
       const then = structural(frozen, response);
       const nowResponse = after.responses?.[status];

@@ -2,8 +2,8 @@
 // Not for production (use `npm run migrate`, `npm run start:api` and `npm run start:worker` with
 // real secrets there): missing secrets are generated once into .data/; without DATABASE_URL an
 // embedded PostgreSQL (PGlite, data in .data/pglite) is served on a local socket so the service
-// keeps its plain pg driver; the database is migrated, and a demo business with a key is created
-// on first start. Without REDIS_URL only the API runs, with IN_PROCESS_JOBS=true (it delivers
+// keeps its plain pg driver; the database is migrated, and a demo business with a key and a test key
+// (rk_test_, on its sandbox: docs/design-record.md#d19) is created on first start. Without REDIS_URL only the API runs, with IN_PROCESS_JOBS=true (it delivers
 // notices and e-mails itself); with REDIS_URL the API and the worker run, as in production.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -87,34 +87,51 @@ function redactPassword(url) {
   return parsed.toString();
 }
 const saved = existsSync(DEMO) ? JSON.parse(readFileSync(DEMO, 'utf8')) : null;
-let key = saved && (saved.database ?? 'embedded') === database ? saved.key : null;
+const sameDatabase = saved && (saved.database ?? 'embedded') === database;
+let key = sameDatabase ? saved.key : null;
+let testKey = sameDatabase ? (saved.testKey ?? null) : null;
+const DEMO_SCOPES = 'appointments.read,appointments.write,clients.read,clients.write,services.read,payments.read,sales.read';
+// Another key of the demo business's owner (live, or with --test on its sandbox).
+const demoKey = async (...extra) =>
+  (
+    await admin(
+      'key',
+      'create',
+      '--business',
+      'demo-salon',
+      '--member',
+      'ana@demo-salon.example',
+      '--name',
+      extra.length > 0 ? 'Demo test key' : 'Demo key',
+      '--scopes',
+      DEMO_SCOPES,
+      ...extra,
+    )
+  ).key;
 if (!key) {
   try {
-    key = (await admin('fixtures', 'load', 'scripts/demo-fixture.json')).businesses.demo.keys.demo.key;
+    const { keys } = (await admin('fixtures', 'load', 'scripts/demo-fixture.json')).businesses.demo;
+    key = keys.demo.key;
+    testKey = keys.demoTest.key;
   } catch {
     // The demo business exists already in this database: give it a new key instead.
-    key = (
-      await admin(
-        'key',
-        'create',
-        '--business',
-        'demo-salon',
-        '--member',
-        'ana@demo-salon.example',
-        '--name',
-        'Demo key',
-        '--scopes',
-        'appointments.read,appointments.write,clients.read,clients.write,services.read,payments.read,sales.read',
-      )
-    ).key;
+    key = await demoKey();
   }
-  writeFileSync(DEMO, JSON.stringify({ key, database }, null, 2), { mode: 0o600 });
 }
+// A demo saved before test mode, or a new key for an existing business: a test key too.
+testKey ??= await demoKey('--test');
+writeFileSync(DEMO, JSON.stringify({ key, testKey, database }, null, 2), { mode: 0o600 });
 const port = env.PORT ?? '3000';
 console.log(`
 Development mode (not for production). Demo business "demo-salon", demo key:
 
   ${key}
+
+and a test key, which reads and changes only the demo business's sandbox (a copy of its catalogue;
+its e-mails are kept in the mail folder, never sent; \`npm run admin -- sandbox reset --business demo-salon\`
+starts it afresh):
+
+  ${testKey}
 
 Try:
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/me
@@ -123,6 +140,7 @@ Try:
   curl -H "Authorization: Bearer ${key}" "http://localhost:${port}/v1/api/availability?serviceId=<a service id>&from=<date-time>&to=<date-time>"
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/webhook-endpoints
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/events
+  curl -H "Authorization: Bearer ${testKey}" http://localhost:${port}/v1/api/me
   open http://localhost:${port}/docs
 ${
   inProcess

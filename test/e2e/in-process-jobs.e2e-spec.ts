@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestBody } from '#contract/contract-types.js';
 import { REDIS_CLIENT } from '#core/redis/redis.module.js';
-import { loadBookingFixture } from '../factories/booking-fixture.js';
+import { ALL_WEEK, loadBookingFixture } from '../factories/booking-fixture.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { eventually } from '../utils/notice-receiver.js';
 import { createEndpoint } from '../utils/notice-setup.js';
+import { seed } from '../utils/seed.js';
 import { createTenant } from '../utils/tenant-factory.js';
 import { testConfig } from '../utils/test-config.js';
 import { TestSmtpServer } from '../utils/test-smtp-server.js';
@@ -146,5 +149,38 @@ describe('the API without Redis (IN_PROCESS_JOBS)', () => {
     });
     expect(row.attempts).toBe(2);
     expect(row.last_error).toMatch(/451/);
+  });
+
+  it("keeps a sandbox booking's e-mails as files, never offering them to SMTP_URL (docs/design-record.md#d19)", async () => {
+    const salon = await seed({
+      services: [{ ref: 'cut', name: 'Corte', durationMin: 30, priceCents: 2500 }],
+      staff: [{ ref: 'ana', name: 'Ana', workingHours: ALL_WEEK }],
+      keys: [{ ref: 'test', member: 'owner', name: 'Test', scopes: ['appointments.write'], mode: 'test' }],
+    });
+    const recipient = `sandbox.${salon.slug}@example.com`;
+    const booked = await api.post('/appointments', {
+      key: salon.keys.test.key,
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: {
+        staffId: salon.sandbox!.staff.ana,
+        serviceId: salon.sandbox!.services.cut,
+        startAt: '2035-07-11T09:30:00Z',
+        client: {
+          name: 'Cliente Teste',
+          phone: `+35196${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`,
+          email: recipient,
+        },
+      },
+    });
+    expect(booked.status).toBe(201);
+    const kept = await eventually(async () => {
+      const [email] = await db.query<{ id: string; sent_at: Date | null }[]>(
+        `SELECT id, sent_at FROM outbound_emails WHERE appointment_id = $1 AND audience = 'CLIENT'`,
+        [booked.body.id],
+      );
+      return email?.sent_at ? email : null;
+    });
+    expect(await readFile(join(testConfig().MAIL_DIR, `${kept.id}.eml`), 'utf8')).toContain(recipient);
+    expect(smtp.received.filter((mail) => mail.to.includes(recipient))).toEqual([]);
   });
 });

@@ -32,7 +32,10 @@ function base() {
                   schema: {
                     type: 'object',
                     additionalProperties: false,
-                    properties: { scopes: { type: 'array', items: { $ref: '#/components/schemas/Scope' } } },
+                    properties: {
+                      prefix: { type: 'string', pattern: '^rk_live_[0-9A-Za-z]{4}$' },
+                      scopes: { type: 'array', items: { $ref: '#/components/schemas/Scope' } },
+                    },
                   },
                 },
               },
@@ -79,6 +82,28 @@ describe('contract:compat rules (docs/design-record.md#d13)', () => {
       d.components.schemas.Scope.enum.push('things.write');
     });
     expect(check(doc(), later)).toEqual([]);
+  });
+
+  it("lets GET /me's key prefix pattern widen to test keys (docs/design-record.md#d19), and nothing else's", () => {
+    type MeSchema = { properties: { prefix: { pattern: string } } };
+    const me = (d: ReturnType<typeof base>) =>
+      (d.paths['/me'].get.responses['200'].content['application/json'].schema as unknown as MeSchema).properties.prefix;
+    expect(
+      check(
+        doc(),
+        doc((d) => void (me(d).pattern = '^rk_(live|test)_[0-9A-Za-z]{4}$')),
+      ),
+    ).toEqual([]);
+    expect(
+      check(
+        doc(),
+        doc((d) => void (me(d).pattern = '^rk_test_[0-9A-Za-z]{4}$')),
+      ),
+    ).toEqual(['GET /me 200 application/json/properties/prefix/pattern: "^rk_live_[0-9A-Za-z]{4}$" became "^rk_test_[0-9A-Za-z]{4}$"']);
+    const later = doc((d) => {
+      (d.components.schemas.Thing.properties as Record<string, unknown>).id = { type: 'string', pattern: '^x' };
+    });
+    expect(check(doc(), later)).toEqual(['GET /things 200 application/json/properties/id/pattern: added']);
   });
 
   it('refuses a new field in a 1.2.0 response, even an optional one', () => {

@@ -21,13 +21,14 @@ const frozenValidator = new ContractResponseValidator(frozen, false);
 const FROZEN_SCOPES = new Set((frozen.components.schemas as { Scope: { enum: string[] } }).Scope.enum);
 
 /**
- * GET /me lists the scopes a key holds: a key granted a scope added after 1.2.0 shows it, the one
- * answer D13 lets differ from 1.2.0. Such answers are checked against the current document only.
+ * GET /me shows the key as it is: a key granted a scope added after 1.2.0 shows it, and a test key
+ * (1.3.0, docs/design-record.md#d19) its rk_test_ prefix, the answers D13 lets differ from 1.2.0.
+ * Such answers are checked against the current document only.
  */
 function showsLaterScopes(path: string, status: number, text: string): boolean {
   if (path !== '/me' || status !== 200) return false;
-  const scopes = (JSON.parse(text) as { key?: { scopes?: { scope: string }[] } }).key?.scopes ?? [];
-  return scopes.some(({ scope }) => !FROZEN_SCOPES.has(scope));
+  const key = (JSON.parse(text) as { key?: { prefix?: string; scopes?: { scope: string }[] } }).key;
+  return (key?.scopes ?? []).some(({ scope }) => !FROZEN_SCOPES.has(scope)) || key?.prefix?.startsWith('rk_test_') === true;
 }
 
 export type CallMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';

@@ -7,6 +7,7 @@ import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { FixturesModule } from '#core/fixtures/fixtures.module.js';
 import { PaymentsModule } from '#core/payments/payments.module.js';
 import { SalesModule } from '#core/sales/sales.module.js';
+import { SandboxModule } from '#core/sandbox/sandbox.module.js';
 import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { EXTENSIONS } from '#extensions/index.js';
@@ -26,6 +27,7 @@ export class AdminModule {
         WebhooksModule,
         PaymentsModule,
         SalesModule,
+        SandboxModule,
         AppointmentWritesModule,
         ...EXTENSIONS.map(async (extension) => (await extension.admin()).module),
       ],

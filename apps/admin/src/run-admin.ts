@@ -12,6 +12,7 @@ import { registerKeyCommands } from './commands/key.command.js';
 import { registerMigrateCommand } from './commands/migrate.command.js';
 import { registerPaymentCommands } from './commands/payment.command.js';
 import { registerSaleCommands } from './commands/sale.command.js';
+import { registerSandboxCommands } from './commands/sandbox.command.js';
 import { registerSecretsCommands } from './commands/secrets.command.js';
 import { registerWebhookCommands } from './commands/webhook.command.js';
 
@@ -60,6 +61,7 @@ async function buildProgram(io: AdminIo, context: CommandContext): Promise<Comma
   registerFixturesCommands(program, context);
   registerBusinessCommands(program, context);
   registerKeyCommands(program, context);
+  registerSandboxCommands(program, context);
   registerWebhookCommands(program, context);
   registerSecretsCommands(program, context);
   registerPaymentCommands(program, context);

@@ -5,6 +5,7 @@ import { NoticeDeliveryIndexes1795300071726 } from './migrations/1795300071726-n
 import { OutboundEmailCalendarEvent1795309809351 } from './migrations/1795309809351-outbound-email-calendar-event.js';
 import { Discovery1795400000000 } from './migrations/1795400000000-discovery.js';
 import { WebhookEndpoints1795493665431 } from './migrations/1795493665431-webhook-endpoints.js';
+import { TestMode1795628984329 } from './migrations/1795628984329-test-mode.js';
 
 // Every migration, in order: the core's, then each registered extension's (docs/extending.md).
 // Listed by class (not by glob) so the same list works from the TypeScript sources under Jest and
@@ -16,5 +17,6 @@ export const MIGRATIONS: (new () => object)[] = [
   OutboundEmailCalendarEvent1795309809351,
   Discovery1795400000000,
   WebhookEndpoints1795493665431,
+  TestMode1795628984329,
   ...EXTENSIONS.flatMap((extension) => extension.migrations),
 ];

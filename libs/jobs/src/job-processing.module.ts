@@ -7,7 +7,7 @@ import { EmailProcessor } from './mail/email.processor.js';
 import { EmailRelay } from './mail/email-relay.js';
 import { EmailSender } from './mail/email-sender.js';
 import { EmailSweep } from './mail/email-sweep.js';
-import { mailTransportProvider } from './mail/mail-transport.js';
+import { mailTransportProvider, sandboxMailTransportProvider } from './mail/mail-transport.js';
 import { MaintenanceProcessor } from './maintenance/maintenance.processor.js';
 import { MaintenanceSchedule } from './maintenance/maintenance-schedule.js';
 import { MaintenanceTasks } from './maintenance/maintenance-tasks.js';
@@ -30,6 +30,7 @@ import { NoticeRelay } from './notices/notice-relay.js';
     DeliverySweep,
     NoticeDeliveryProcessor,
     mailTransportProvider,
+    sandboxMailTransportProvider,
     EmailSender,
     EmailRelay,
     EmailProcessor,

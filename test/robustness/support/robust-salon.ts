@@ -14,6 +14,8 @@ export interface RobustSalonOptions {
   /** Active (CONFIRMED) future appointments to reschedule and cancel. */
   activeAppointments?: number;
   plan?: FixtureBusiness['plan'];
+  /** Also a test key of every scope (ref `test`), which makes the sandbox (docs/design-record.md#d19). */
+  testKey?: boolean;
 }
 
 export interface RobustSalon {
@@ -33,6 +35,8 @@ export interface RobustSalon {
   events: string[];
   /** Names that only this business has, to look for in another business's answers. */
   secrets: string[];
+  /** With `testKey`: the sandbox, its copies of the staff and services by ref, and the test key. */
+  sandbox?: { id: string; staff: Record<string, string>; services: Record<string, string>; key: string };
 }
 
 /** An appointment of the seeded year: day n, at 09:00 + (n mod 8) hours UTC (inside 08:00–20:00 Lisbon). */
@@ -126,7 +130,10 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, settings
       appointments,
       payments,
       sales,
-      keys: [{ ref: 'all', member: 'owner', name: 'All scopes', scopes: SCOPES }],
+      keys: [
+        { ref: 'all', member: 'owner', name: 'All scopes', scopes: SCOPES },
+        ...(options.testKey ? [{ ref: 'test', member: 'owner', name: 'All scopes (test)', scopes: SCOPES, mode: 'test' as const }] : []),
+      ],
       webhooks: ['hook', 'spare', 'doomed'].map((ref) => ({
         ref,
         url: `http://127.0.0.1:9/${ref}-${tag}`,
@@ -149,5 +156,6 @@ export async function loadRobustSalon(options: RobustSalonOptions = {}, settings
     endpoints: { hook: loaded.webhooks.hook.id, spare: loaded.webhooks.spare.id, doomed: loaded.webhooks.doomed.id },
     events,
     secrets: [...clientNames, `Ana ${tag}`, `Corte ${tag}`, `secret reason ${tag}`, `secret note ${tag}`, `secret notes ${tag}`],
+    ...(loaded.sandbox ? { sandbox: { ...loaded.sandbox, key: loaded.keys.test.key } } : {}),
   };
 }

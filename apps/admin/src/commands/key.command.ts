@@ -7,6 +7,7 @@ interface CreateOptions {
   member: string;
   name: string;
   scopes: string[];
+  test?: boolean;
 }
 
 interface RevokeOptions {
@@ -35,6 +36,7 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     .requiredOption('--member <email>', 'e-mail of the OWNER or PARTNER creating it')
     .requiredOption('--name <name>', 'name of the key, e.g. Website')
     .requiredOption('--scopes <list>', 'comma-separated scopes, e.g. appointments.read,services.read', parseList)
+    .option('--test', "a test key (rk_test_) on the business's sandbox, which is made first when missing")
     .action((options: CreateOptions) =>
       context.run(async (app) => {
         const created = await app.get(ApiKeysService).create({
@@ -42,6 +44,7 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           memberEmail: options.member,
           name: options.name,
           scopes: options.scopes,
+          test: options.test === true,
         });
         return {
           key: created.key,
@@ -52,6 +55,8 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           business: created.business,
           member: created.member,
           createdAt: created.createdAt,
+          // A live key's output is as it was before test mode; a test key's says so (docs/design-record.md#d19).
+          ...(created.mode === 'test' ? { mode: created.mode, sandboxCreated: created.sandboxCreated } : {}),
         };
       }),
     );
@@ -61,7 +66,7 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     .description('revoke one key of a business, by id or by prefix (refused within 1 s everywhere)')
     .requiredOption('--business <slug>', 'business slug')
     .option('--id <id>', 'the key id, as key create printed it')
-    .option('--prefix <prefix>', 'the key prefix, e.g. rk_live_AbCd; refused when several active keys share it')
+    .option('--prefix <prefix>', 'the key prefix, e.g. rk_live_AbCd or rk_test_AbCd; refused when several active keys share it')
     .action((options: RevokeOptions) => {
       if ((options.id === undefined) === (options.prefix === undefined)) {
         throw new CommanderError(EXIT_USAGE_CODE, 'key.revoke', 'give exactly one of --id and --prefix');

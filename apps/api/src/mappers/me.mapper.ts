@@ -4,10 +4,11 @@ import type { Schemas } from '#contract/contract-types.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import { isoTime } from './iso-time.js';
 
+/** A test key's business is its sandbox, presented under the live slug so a partner's code runs unchanged (docs/design-record.md#d19). */
 export function toMe(business: BusinessEntity, key: AuthenticatedKey): Schemas['Me'] {
   return {
     business: {
-      slug: business.slug,
+      slug: key.businessSlug,
       name: business.name,
       timezone: business.timezone,
       country: business.country,

@@ -1,12 +1,19 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
-export const API_KEY_PREFIX = 'rk_live_';
+/** The two modes of a key (docs/design-record.md#d19): live data, or the business's sandbox. */
+export const API_KEY_MODES = ['live', 'test'] as const;
+export type ApiKeyMode = (typeof API_KEY_MODES)[number];
+
+export const API_KEY_PREFIXES: Readonly<Record<ApiKeyMode, string>> = { live: 'rk_live_', test: 'rk_test_' };
+/** The live prefix, which 1.2.0's keys all have. */
+export const API_KEY_PREFIX = API_KEY_PREFIXES.live;
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
+// Both prefixes have the same length, so a shown prefix is 12 characters in either mode.
 const PREFIX_SHOWN_LENGTH = API_KEY_PREFIX.length + 4;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+const KEY_PATTERN = new RegExp(`^(?:rk_live_|rk_test_)[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
 
 function randomBase62(length: number): string {
   let out = '';
@@ -29,9 +36,12 @@ function checksum(body: string): string {
   return out;
 }
 
-/** A new key: rk_live_ + 32 random base62 + 6 base62 of CRC32 over the rest (docs/design-record.md#d2). */
-export function generateApiKey(): string {
-  const body = API_KEY_PREFIX + randomBase62(RANDOM_LENGTH);
+/**
+ * A new key: rk_live_ (or rk_test_ for a sandbox key, docs/design-record.md#d19) + 32 random base62
+ * + 6 base62 of CRC32 over the rest, prefix included (docs/design-record.md#d2).
+ */
+export function generateApiKey(mode: ApiKeyMode = 'live'): string {
+  const body = API_KEY_PREFIXES[mode] + randomBase62(RANDOM_LENGTH);
   return body + checksum(body);
 }
 
@@ -40,6 +50,13 @@ export function isWellFormedApiKey(key: string): boolean {
   if (!KEY_PATTERN.test(key)) return false;
   const body = key.slice(0, -CHECKSUM_LENGTH);
   return checksum(body) === key.slice(-CHECKSUM_LENGTH);
+}
+
+/** The mode a key (or a shown prefix of one) names by its prefix; null for neither. */
+export function apiKeyModeOf(keyOrPrefix: string): ApiKeyMode | null {
+  if (keyOrPrefix.startsWith(API_KEY_PREFIXES.test)) return 'test';
+  if (keyOrPrefix.startsWith(API_KEY_PREFIXES.live)) return 'live';
+  return null;
 }
 
 /** The part of a key that may be shown and logged. */

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { BusinessesModule } from '../businesses/businesses.module.js';
+import { SandboxModule } from '../sandbox/sandbox.module.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { ApiKeysService } from './api-keys.service.js';
 
 @Module({
-  imports: [BusinessesModule],
+  imports: [BusinessesModule, SandboxModule],
   providers: [ApiKeysRepository, ApiKeysService],
   exports: [ApiKeysService],
 })

@@ -3,6 +3,7 @@ import { Database } from '#database/database.js';
 import type { ApiKeyEntity } from '#database/entities/api-key.entity.js';
 import type { Plan } from '#database/entities/business.entity.js';
 import { defineStatement } from '#database/statement.js';
+import type { ApiKeyMode } from './api-key-format.js';
 
 /** What one authenticated request needs to know about its key, read in one query. */
 export interface ApiKeyLookup {
@@ -11,9 +12,14 @@ export interface ApiKeyLookup {
   prefix: string;
   scopes: string[];
   keyCreatedAt: Date;
+  /** The business whose data the key reads and writes: for a test key, the sandbox row (docs/design-record.md#d19). */
   businessId: string;
+  /** The slug the key presents (GET /me, notices, logs): the live business's, in both modes. */
   businessSlug: string;
+  /** The live business's plan, in both modes. */
   plan: Plan;
+  /** test when the key's business is a sandbox. */
+  mode: ApiKeyMode;
 }
 
 interface ApiKeyLookupRow {
@@ -25,14 +31,18 @@ interface ApiKeyLookupRow {
   business_id: string;
   business_slug: string;
   plan: Plan;
+  sandbox: boolean;
 }
 
-// Every request whose key is not in the lookup cache runs it.
+// Every request whose key is not in the lookup cache runs it. A test key's business is a sandbox:
+// its slug and plan are the live business's (docs/design-record.md#d19).
 const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
   name: 'find_active_api_key',
   text: `SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at,
-              b.id AS business_id, b.slug AS business_slug, b.plan
+              b.id AS business_id, coalesce(l.slug, b.slug) AS business_slug, coalesce(l.plan, b.plan) AS plan,
+              b.live_business_id IS NOT NULL AS sandbox
          FROM api_keys k JOIN businesses b ON b.id = k.business_id
+         LEFT JOIN businesses l ON l.id = b.live_business_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
 });
 
@@ -81,6 +91,7 @@ export class ApiKeysRepository {
       businessId: row.business_id,
       businessSlug: row.business_slug,
       plan: row.plan,
+      mode: row.sandbox ? 'test' : 'live',
     };
   }
 

@@ -5,8 +5,9 @@ import { newId } from '#database/new-id.js';
 import { DomainError, validationFailed } from '../errors/domain-error.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { BusinessesRepository } from '../businesses/businesses.repository.js';
+import { SandboxService } from '../sandbox/sandbox.service.js';
 import { isScope, SCOPES } from '../scopes/scope.js';
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format.js';
+import { apiKeyDisplayPrefix, apiKeyModeOf, generateApiKey, hashApiKey, isWellFormedApiKey, type ApiKeyMode } from './api-key-format.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import type { AuthenticatedKey } from './authenticated-key.js';
 import { LookupCache } from '../caching/lookup-cache.js';
@@ -16,6 +17,8 @@ export interface NewApiKey {
   memberEmail: string;
   name: string;
   scopes: string[];
+  /** A test key (rk_test_) on the business's sandbox, which is made first when missing (docs/design-record.md#d19). */
+  test?: boolean;
 }
 
 export interface CreatedApiKey {
@@ -28,6 +31,9 @@ export interface CreatedApiKey {
   business: string;
   member: string;
   createdAt: string;
+  mode: ApiKeyMode;
+  /** For a test key: whether this call made the sandbox. */
+  sandboxCreated?: boolean;
 }
 
 const MAX_CACHED_LOOKUPS = 10_000;
@@ -55,6 +61,7 @@ export class ApiKeysService {
     private readonly keys: ApiKeysRepository,
     private readonly businesses: BusinessesService,
     private readonly businessesRepository: BusinessesRepository,
+    private readonly sandboxes: SandboxService,
   ) {}
 
   async create(input: NewApiKey): Promise<CreatedApiKey> {
@@ -73,10 +80,13 @@ export class ApiKeysService {
       throw validationFailed([{ path: '/member', message: `only an OWNER or PARTNER creates keys; ${member.email} is ${member.role}` }]);
     }
 
-    const key = generateApiKey();
+    // The member is the live business's; a test key belongs to the sandbox row, which is all it reaches.
+    const mode: ApiKeyMode = input.test === true ? 'test' : 'live';
+    const sandbox = mode === 'test' ? await this.sandboxes.ensure(business) : null;
+    const key = generateApiKey(mode);
     const entity = Object.assign(new ApiKeyEntity(), {
       id: newId(),
-      businessId: business.id,
+      businessId: sandbox?.sandbox.id ?? business.id,
       memberId: member.id,
       name: input.name,
       prefix: apiKeyDisplayPrefix(key),
@@ -95,6 +105,8 @@ export class ApiKeysService {
       business: business.slug,
       member: member.email,
       createdAt: entity.createdAt.toISOString(),
+      mode,
+      ...(sandbox ? { sandboxCreated: sandbox.created } : {}),
     };
   }
 
@@ -105,26 +117,32 @@ export class ApiKeysService {
    */
   async revoke(businessSlug: string, which: { id: string } | { prefix: string }): Promise<RevokedApiKey> {
     const business = await this.businesses.getBySlug(businessSlug);
-    let id: string;
     if ('id' in which) {
       if (!UUID.test(which.id)) throw validationFailed([{ path: '/id', message: 'must be a key id (a UUID), as key create printed it' }]);
-      id = which.id;
-    } else {
-      const ids = await this.keys.activeIdsByPrefix(business.id, which.prefix);
-      if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${which.prefix}.`);
-      if (ids.length > 1) {
-        throw validationFailed([
-          {
-            path: '/prefix',
-            message: `${ids.length} active keys have the prefix ${which.prefix} (ids ${ids.join(', ')}); name one with --id`,
-          },
-        ]);
+      // A live key, else a test key of the business's sandbox (docs/design-record.md#d19).
+      let prefix = await this.keys.revokeById(business.id, which.id);
+      if (prefix === null) {
+        const sandbox = await this.sandboxes.findSandbox(business);
+        if (sandbox) prefix = await this.keys.revokeById(sandbox.id, which.id);
       }
-      id = ids[0];
+      if (prefix === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the id ${which.id}.`);
+      return { business: business.slug, id: which.id, prefix, revoked: 1 };
     }
-    const prefix = await this.keys.revokeById(business.id, id);
-    if (prefix === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the id ${id}.`);
-    return { business: business.slug, id, prefix, revoked: 1 };
+    // A test key's prefix names it: it belongs to the sandbox row (docs/design-record.md#d19).
+    const owner = apiKeyModeOf(which.prefix) === 'test' ? await this.sandboxes.sandboxOf(business.slug) : business;
+    const ids = await this.keys.activeIdsByPrefix(owner.id, which.prefix);
+    if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${which.prefix}.`);
+    if (ids.length > 1) {
+      throw validationFailed([
+        {
+          path: '/prefix',
+          message: `${ids.length} active keys have the prefix ${which.prefix} (ids ${ids.join(', ')}); name one with --id`,
+        },
+      ]);
+    }
+    const prefix = await this.keys.revokeById(owner.id, ids[0]);
+    if (prefix === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${which.prefix}.`);
+    return { business: business.slug, id: ids[0], prefix, revoked: 1 };
   }
 
   /**
@@ -143,7 +161,9 @@ export class ApiKeysService {
     const cached = this.cachedLookup(rawKey);
     if (cached !== undefined) return cached;
     const hash = hashApiKey(this.config.API_KEY_PEPPER, rawKey);
-    const value = await this.keys.findActiveByHash(hash);
+    const found = await this.keys.findActiveByHash(hash);
+    // Keys are made in their business's mode; a prefix that disagrees with the row is refused all the same.
+    const value = found && found.mode === apiKeyModeOf(rawKey) ? found : null;
     if (this.config.AUTH_CACHE_TTL_MS > 0) {
       const expiresAt = Date.now() + this.config.AUTH_CACHE_TTL_MS;
       if (value) this.found.set(hash, value, expiresAt);

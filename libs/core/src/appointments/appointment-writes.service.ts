@@ -279,8 +279,9 @@ export class AppointmentWritesService {
     });
   }
 
+  // By id, the tenancy key: a test key's slug is the live business's (docs/design-record.md#d19).
   private business(ref: BusinessRef): Promise<BusinessEntity> {
-    return this.businesses.getBySlug(ref.businessSlug);
+    return this.businesses.getById(ref.businessId);
   }
 
   private async staffMember(businessId: string, staffId: string): Promise<StaffEntity> {

@@ -5,16 +5,17 @@ import type { MemberEntity } from '#database/entities/member.entity.js';
 import { defineStatement } from '#database/statement.js';
 
 const BUSINESS_COLUMNS = `id, slug, name, timezone, country, currency, locale, plan, auto_confirm AS "autoConfirm", step_min AS "stepMin",
-       notification_email AS "notificationEmail", created_at AS "createdAt", updated_at AS "updatedAt"`;
+       notification_email AS "notificationEmail", live_business_id AS "liveBusinessId", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const BUSINESS_BY_ID = defineStatement<[id: string], BusinessEntity>({
   name: 'business_by_id',
   text: `SELECT ${BUSINESS_COLUMNS} FROM businesses WHERE id = $1`,
 });
 
+// A slug names a live business: a sandbox is reached through its live business (docs/design-record.md#d19).
 const BUSINESS_BY_SLUG = defineStatement<[slug: string], BusinessEntity>({
   name: 'business_by_slug',
-  text: `SELECT ${BUSINESS_COLUMNS} FROM businesses WHERE slug = $1`,
+  text: `SELECT ${BUSINESS_COLUMNS} FROM businesses WHERE slug = $1 AND live_business_id IS NULL`,
 });
 
 const INSERT_BUSINESS = defineStatement<

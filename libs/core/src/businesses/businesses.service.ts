@@ -68,6 +68,7 @@ export class BusinessesService {
       autoConfirm: input.autoConfirm ?? true,
       notificationEmail: input.notificationEmail ?? null,
       stepMin: input.stepMin ?? STEP_MIN.default,
+      liveBusinessId: null,
       createdAt: now,
       updatedAt: now,
     });

@@ -29,13 +29,17 @@ const MARK_RELAYED = defineStatement<[ids: string[], at: Date]>({
   text: 'UPDATE outbound_emails SET relayed_at = $2 WHERE id = ANY($1::uuid[])',
 });
 
-const EMAIL_BY_ID = defineStatement<[id: string], OutboundEmailEntity>({
+/** An e-mail to send, and whether its business is a sandbox, whose e-mails are kept, never sent (docs/design-record.md#d19). */
+export type OutboundEmailToSend = OutboundEmailEntity & { sandbox: boolean };
+
+const EMAIL_BY_ID = defineStatement<[id: string], OutboundEmailToSend>({
   name: 'outbound_email_by_id',
-  text: `SELECT id, business_id AS "businessId", appointment_id AS "appointmentId", kind, audience, recipient,
-       sender_name AS "senderName", reply_to AS "replyTo", subject, body_text AS "bodyText", calendar,
-       calendar_event AS "calendarEvent", calendar_method AS "calendarMethod", created_at AS "createdAt",
-       relayed_at AS "relayedAt", sent_at AS "sentAt", attempts, last_error AS "lastError"
-  FROM outbound_emails WHERE id = $1`,
+  text: `SELECT e.id, e.business_id AS "businessId", e.appointment_id AS "appointmentId", e.kind, e.audience, e.recipient,
+       e.sender_name AS "senderName", e.reply_to AS "replyTo", e.subject, e.body_text AS "bodyText", e.calendar,
+       e.calendar_event AS "calendarEvent", e.calendar_method AS "calendarMethod", e.created_at AS "createdAt",
+       e.relayed_at AS "relayedAt", e.sent_at AS "sentAt", e.attempts, e.last_error AS "lastError",
+       b.live_business_id IS NOT NULL AS sandbox
+  FROM outbound_emails e JOIN businesses b ON b.id = e.business_id WHERE e.id = $1`,
 });
 
 const MARK_SENT = defineStatement<[id: string, at: Date]>({
@@ -116,7 +120,7 @@ export class OutboundEmailsRepository {
     if (ids.length > 0) await this.database.execute(MARK_RELAYED, [ids, at]);
   }
 
-  findById(id: string): Promise<OutboundEmailEntity | null> {
+  findById(id: string): Promise<OutboundEmailToSend | null> {
     return this.database.maybeOne(EMAIL_BY_ID, [id]);
   }
 

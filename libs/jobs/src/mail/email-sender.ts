@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
-import { MAIL_TRANSPORT, type MailTransport } from './mail-transport.js';
+import { MAIL_TRANSPORT, SANDBOX_MAIL_TRANSPORT, type MailTransport } from './mail-transport.js';
 import { toMailMessage } from './mail-message.js';
 
 export type SendOutcome = 'sent' | 'already-sent' | 'missing';
@@ -18,6 +18,7 @@ export class EmailSender implements OnApplicationShutdown {
     private readonly config: AppConfig,
     private readonly emails: OutboundEmailsRepository,
     @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
+    @Inject(SANDBOX_MAIL_TRANSPORT) private readonly sandboxTransport: MailTransport,
   ) {}
 
   async send(emailId: string): Promise<SendOutcome> {
@@ -27,7 +28,9 @@ export class EmailSender implements OnApplicationShutdown {
     // A job run again after the send succeeded but before the job completed.
     if (email.sentAt) return 'already-sent';
     try {
-      await this.transport.send(toMailMessage(email, this.config.MAIL_FROM), email.id);
+      // A sandbox's e-mails never reach anyone: they are kept as files (docs/design-record.md#d19).
+      const transport = email.sandbox ? this.sandboxTransport : this.transport;
+      await transport.send(toMailMessage(email, this.config.MAIL_FROM), email.id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await this.emails.recordFailure(email.id, message.slice(0, 1000));
@@ -43,5 +46,6 @@ export class EmailSender implements OnApplicationShutdown {
   /** Last: the sends under way finish first (the queues drain in beforeApplicationShutdown). */
   onApplicationShutdown(): void {
     this.transport.close();
+    this.sandboxTransport.close();
   }
 }

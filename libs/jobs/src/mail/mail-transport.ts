@@ -11,10 +11,18 @@ export interface MailTransport {
 }
 
 export const MAIL_TRANSPORT = Symbol('MailTransport');
+/** Where a sandbox's e-mails go whatever SMTP_URL says: files in MAIL_DIR (docs/design-record.md#d19). */
+export const SANDBOX_MAIL_TRANSPORT = Symbol('SandboxMailTransport');
 
 export const mailTransportProvider = {
   provide: MAIL_TRANSPORT,
   inject: [AppConfig],
   useFactory: (config: AppConfig): MailTransport =>
     config.SMTP_URL ? new SmtpMailTransport(config.SMTP_URL) : new FileMailTransport(config.MAIL_DIR),
+};
+
+export const sandboxMailTransportProvider = {
+  provide: SANDBOX_MAIL_TRANSPORT,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig): MailTransport => new FileMailTransport(config.MAIL_DIR),
 };
