@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import type { AppConfig } from '#config/app-config.js';
 import type { BusinessesRepository } from '../businesses/businesses.repository.js';
 import type { BusinessesService } from '../businesses/businesses.service.js';
+import type { SandboxService } from '../sandbox/sandbox.service.js';
 import { generateApiKey } from './api-key-format.js';
 import type { ApiKeysRepository } from './api-keys.repository.js';
 import { ApiKeysService } from './api-keys.service.js';
@@ -9,7 +10,7 @@ import type { AuthenticatedKey } from './authenticated-key.js';
 
 describe('ApiKeysService key lookups', () => {
   const validKey = generateApiKey();
-  const owner = { keyId: 'k1', prefix: validKey.slice(0, 12) } as AuthenticatedKey;
+  const owner = { keyId: 'k1', prefix: validKey.slice(0, 12), mode: 'live' } as AuthenticatedKey;
   let lookups: string[];
   let service: ApiKeysService;
 
@@ -26,7 +27,7 @@ describe('ApiKeysService key lookups', () => {
         return Promise.resolve(hash === validHash ? owner : null);
       },
     } as unknown as ApiKeysRepository;
-    service = new ApiKeysService(config, repository, {} as BusinessesService, {} as BusinessesRepository);
+    service = new ApiKeysService(config, repository, {} as BusinessesService, {} as BusinessesRepository, {} as SandboxService);
   });
   afterEach(() => jest.restoreAllMocks());
 
