@@ -812,7 +812,7 @@ export interface components {
         ApiKey: {
             /** @description The name given when the key was created. */
             name: string;
-            /** @description The first 12 characters of the key (`rk_live_` + 4), to recognise it. */
+            /** @description The first 12 characters of the key (`rk_live_` or, for a test key, `rk_test_`, + 4), to recognise it. */
             prefix: string;
             createdAt: components["schemas"]["Timestamp"];
             /** @description The scopes the key holds. */
