@@ -67,6 +67,9 @@ export const HOSTILE_TEXT = [
 ];
 
 /** Strings of every kind: printable ASCII, control characters, any code point, graphemes (emoji, RTL, combining marks), hostile pieces. */
+/** `^[^…]*$`: a pattern that only says which characters may not appear. */
+const EXCLUDING_ONLY = /^\^\[\^[^\]]*\]\*\$$/;
+
 export const anyString = (constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> => {
   const fits = (s: string) => [...s].length >= (constraints.minLength ?? 0) && [...s].length <= (constraints.maxLength ?? Infinity);
   return fc.oneof(
@@ -204,6 +207,13 @@ export class SchemaArbitraries {
         return fc.emailAddress().filter(fits);
       case undefined:
       default:
+        if (schema.pattern && EXCLUDING_ONLY.test(schema.pattern)) {
+          // A pattern that only rules characters out (the contract's text rules, ^[^…]*$) admits most
+          // strings: draw any and keep those it admits. fast-check's stringMatching would instead walk
+          // the negated class over all of Unicode, which takes minutes per value.
+          const admits = new RegExp(schema.pattern, 'u');
+          return anyString({ minLength: schema.minLength ?? 0, maxLength: Math.min(max, 200) }).filter((s) => fits(s) && admits.test(s));
+        }
         if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
         return anyString({ minLength: schema.minLength ?? 0, maxLength: Math.min(max, 200) }).filter(fits);
     }
