@@ -25,14 +25,14 @@ export class ApiKeyGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const address = clientAddress(req);
     const key = presentedKey(req);
-    let authenticated = key ? this.keys.cachedLookup(key) : null;
-    if (authenticated === undefined) {
-      // Only a key the cache cannot answer costs a database lookup: an address that has used up
-      // its failures is refused before it.
-      const open = await this.failures.isOpen(address);
-      if (!open.allowed) this.refuseFlood(open);
-      authenticated = await this.keys.authenticate(key!);
-    }
+    // Only a key the cache cannot answer costs a database lookup: an address that has used up its
+    // failures is refused before it.
+    const authenticated = key
+      ? await this.keys.authenticate(key, async () => {
+          const open = await this.failures.isOpen(address);
+          if (!open.allowed) this.refuseFlood(open);
+        })
+      : null;
     if (!authenticated) {
       const recorded = await this.failures.recordFailure(address);
       if (!recorded.allowed) this.refuseFlood(recorded);

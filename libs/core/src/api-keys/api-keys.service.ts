@@ -151,16 +151,20 @@ export class ApiKeysService {
    */
   cachedLookup(rawKey: string): AuthenticatedKey | null | undefined {
     if (!isWellFormedApiKey(rawKey)) return null;
-    const hash = hashApiKey(this.config.API_KEY_PEPPER, rawKey);
-    const now = Date.now();
-    return this.found.get(hash, now) ?? this.notFound.get(hash, now);
+    return this.cached(hashApiKey(this.config.API_KEY_PEPPER, rawKey));
   }
 
-  /** The key's owner and rights, or null for a malformed, unknown or revoked key. */
-  async authenticate(rawKey: string): Promise<AuthenticatedKey | null> {
-    const cached = this.cachedLookup(rawKey);
-    if (cached !== undefined) return cached;
+  /**
+   * The key's owner and rights, or null for a malformed, unknown or revoked key. `beforeDatabase`
+   * runs only when the cache cannot answer, before the database is asked (the key guard refuses a
+   * flooding address there); the key is hashed once either way.
+   */
+  async authenticate(rawKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthenticatedKey | null> {
+    if (!isWellFormedApiKey(rawKey)) return null;
     const hash = hashApiKey(this.config.API_KEY_PEPPER, rawKey);
+    const cached = this.cached(hash);
+    if (cached !== undefined) return cached;
+    await beforeDatabase?.();
     const found = await this.keys.findActiveByHash(hash);
     // Keys are made in their business's mode; a prefix that disagrees with the row is refused all the same.
     const value = found && found.mode === apiKeyModeOf(rawKey) ? found : null;
@@ -170,5 +174,10 @@ export class ApiKeysService {
       else this.notFound.set(hash, null, expiresAt);
     }
     return value;
+  }
+
+  private cached(hash: string): AuthenticatedKey | null | undefined {
+    const now = Date.now();
+    return this.found.get(hash, now) ?? this.notFound.get(hash, now);
   }
 }
