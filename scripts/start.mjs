@@ -12,7 +12,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
-const DATA = '.data';
+// DEV_DATA_DIR lets a second checkout or a test keep its own secrets, embedded database and demo keys.
+const DATA = process.env.DEV_DATA_DIR || '.data';
 const SECRETS = `${DATA}/dev-secrets.json`;
 const DEMO = `${DATA}/demo-key.json`;
 mkdirSync(DATA, { recursive: true, mode: 0o700 });

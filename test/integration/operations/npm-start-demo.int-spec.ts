@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import pg from 'pg';
+import { Child, buildApps, freePort } from '../../utils/child-process.js';
+import { TEST_DATABASE_NAME, serverUrl } from '../../utils/test-database.js';
+
+/**
+ * `npm start` (scripts/start.mjs after the build) as a new user runs it, on a database of its own
+ * and a data folder of its own: it prints the demo business's live key and a test key on its
+ * sandbox (docs/design-record.md#d19), and both answer GET /me as the same business.
+ */
+jest.setTimeout(240_000);
+
+const database = `${TEST_DATABASE_NAME}_npm_start`;
+let folder: string;
+let start: Child | undefined;
+
+function databaseUrl(name: string): string {
+  const url = serverUrl();
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(): Promise<void> {
+  const admin = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+beforeAll(async () => {
+  await buildApps();
+  await dropDatabase();
+  folder = await mkdtemp(join(tmpdir(), 'npm-start-'));
+});
+
+afterAll(async () => {
+  if (start && start.process.exitCode === null) {
+    // SIGTERM: start.mjs stops the API it started before it exits.
+    start.process.kill('SIGTERM');
+    await start.exited;
+  }
+  await dropDatabase();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('prints a live key and a test key of the demo business, and both are accepted', async () => {
+    const port = await freePort();
+    start = Child.spawn(process.execPath, ['scripts/start.mjs'], {
+      PATH: process.env.PATH,
+      DEV_DATA_DIR: join(folder, 'data'),
+      DATABASE_URL: databaseUrl(database),
+      PORT: String(port),
+      METRICS_PORT: '0',
+      MAIL_DIR: join(folder, 'mail'),
+      LOG_LEVEL: 'log',
+    });
+    await start.waitForOutput(/Listening on/, 180_000);
+    const live = /demo key:\s+(rk_live_\S+)/.exec(start.output)?.[1];
+    const test = /test key[^\n]*\n(?:[^\n]*\n)*?\s+(rk_test_\S+)/.exec(start.output)?.[1];
+    expect(live).toMatch(/^rk_live_[0-9A-Za-z]{38}$/);
+    expect(test).toMatch(/^rk_test_[0-9A-Za-z]{38}$/);
+
+    for (const key of [live!, test!]) {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/api/me`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { business: { slug: string }; key: { prefix: string } };
+      expect(body.business.slug).toBe('demo-salon');
+      expect(body.key.prefix).toBe(key.slice(0, 12));
+    }
+  });
+});
