@@ -83,6 +83,23 @@ export class PinnedProcess {
     this.child.send(message);
   }
 
+  /** Resolves when the process sends `message` over IPC (started with `ipc`). */
+  receive(message: string, timeoutMs = 60_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.child.off('message', listener);
+        reject(new Error(`${this.name} did not send "${message}" within ${timeoutMs} ms:\n${this.tail()}`));
+      }, timeoutMs);
+      const listener = (received: unknown) => {
+        if (received !== message) return;
+        clearTimeout(timer);
+        this.child.off('message', listener);
+        resolve();
+      };
+      this.child.on('message', listener);
+    });
+  }
+
   /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;

@@ -4,10 +4,9 @@ import pg from 'pg';
 import type { Bench, ScenarioReport } from '../harness/bench.js';
 import { figure } from '../harness/figures.js';
 import { Receiver } from '../harness/receiver.js';
-import { commitNotices, latencyRun, noticeMaker, prepareEndpoints, type LatencyResult } from './s6-notices.js';
+import { commitNotices, latencyRun, noticeMaker, prepareEndpoints, WORKER_SETTINGS, type LatencyResult } from './s6-notices.js';
 
 /** The worker's settings: WEBHOOK_ENDPOINT_CONCURRENCY at its default (4), reported with the figures. */
-const WORKER_SETTINGS = { WEBHOOKS_ALLOW_PRIVATE: 'true', NOTICE_RELAY_POLL_MS: '1000' };
 const ENDPOINT_CAP = 4;
 /** Notices to the tarpit, and to the healthy endpoints, per run. */
 const NOTICES = 200;
