@@ -5,6 +5,7 @@ import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
 import { newId } from '#database/new-id.js';
+import { NOTICE_EVENTS_KEPT } from '#jobs/drivers/bullmq/bullmq-queue-settings.js';
 import { MAINTENANCE_QUEUE, MaintenanceJob, NOTICES_QUEUE, noticeDeliveryJobId } from '#jobs/queues.js';
 import { NoticeReceiver, answer200, eventually, verifyNotice } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
@@ -325,6 +326,29 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     expect(rows).toHaveLength(80);
     expect(rows.every((row) => row.attempts === 1 && row.recorded === 1)).toBe(true);
     for (const notice of notices) expect(receiver.withId(notice.id)).toHaveLength(2);
+  });
+
+  it('keeps no finished notice job in Redis and only a short events stream: the attempts are the record', async () => {
+    const business = await createBusiness();
+    const endpoint = await createEndpoint(app, business, receiver.url('/trimmed'), ['client.created']);
+    const notices = await Promise.all(Array.from({ length: 5 }, () => recordNotice(app, business)));
+    for (const notice of notices) await waitForStatus(notice.id, endpoint.id, 'DELIVERED');
+
+    const queue = app.get<Queue>(getQueueToken(NOTICES_QUEUE));
+    // The job finishes in Redis just after its attempt is recorded in the database.
+    await eventually(
+      async () => (await Promise.all(notices.map((n) => queue.getJob(noticeDeliveryJobId(n.id, endpoint.id))))).every((job) => !job),
+      10_000,
+      'the finished jobs to be removed',
+    );
+    expect((await queue.getJobCounts('completed', 'failed')).completed).toBe(0);
+    expect((await queue.getMeta()).maxLenEvents).toBe(NOTICE_EVENTS_KEPT);
+    const recorded = await db.query<{ attempts: number; recorded: number }[]>(
+      `SELECT d.attempts, (SELECT count(*)::int FROM delivery_attempts a WHERE a.delivery_id = d.id) AS recorded
+         FROM notice_deliveries d WHERE d.endpoint_id = $1`,
+      [endpoint.id],
+    );
+    expect(recorded).toEqual(notices.map(() => ({ attempts: 1, recorded: 1 })));
   });
 
   it('records a success once however often it is recorded, and drops one whose delivery is gone', async () => {

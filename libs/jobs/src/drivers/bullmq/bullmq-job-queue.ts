@@ -27,7 +27,12 @@ export class BullmqJobQueue<T> implements JobQueue<T> {
     private readonly settings: BullmqQueueSettings,
     private readonly logger: Logger,
   ) {
-    this.bullQueue = new Queue<unknown, unknown, string>(name, { connection, prefix, defaultJobOptions: settings.jobOptions });
+    this.bullQueue = new Queue<unknown, unknown, string>(name, {
+      connection,
+      prefix,
+      defaultJobOptions: settings.jobOptions,
+      ...settings.queueOptions,
+    });
     // Without a listener an 'error' event is printed raw; the connection's owner logs why.
     this.bullQueue.on('error', () => undefined);
   }
