@@ -61,8 +61,14 @@ export class NoticeDeliveryService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async deliver(ref: DeliveryRef): Promise<DeliveryOutcome> {
-    const delivery = await this.batches.findForSending(ref);
+  /** The delivery with what sending it takes, looked up in a batch with the others of the moment. */
+  find(ref: DeliveryRef): Promise<DeliveryToSend | null> {
+    return this.batches.findForSending(ref);
+  }
+
+  /** One attempt; `found` is the delivery already being looked up (find), else it is looked up now. */
+  async deliver(ref: DeliveryRef, found: Promise<DeliveryToSend | null> = this.find(ref)): Promise<DeliveryOutcome> {
+    const delivery = await found;
     if (!delivery) return { kind: 'skipped', reason: 'the delivery no longer exists' };
     if (delivery.status !== 'PENDING') return { kind: 'skipped', reason: `the delivery is ${delivery.status}` };
     // The schedule is the database's: a job never makes an attempt come sooner than it says.

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
 import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
-import type { ConcurrencyLimiter } from '../concurrency-limiter.js';
+import type { ConcurrencyLimiter, LimiterSlot } from '../concurrency-limiter.js';
 import { NOTICE_DELIVERY_CONCURRENCY } from '../job-concurrency.js';
 import type { NextStep, QueuedJob } from '../job-queue.js';
 import { JobQueues } from '../job-queues.js';
@@ -51,12 +51,26 @@ export class NoticeDeliveryProcessor implements OnModuleInit {
   }
 
   async process(job: QueuedJob<NoticeDeliveryJobData>): Promise<NextStep> {
-    const slot = await this.endpointSlots.acquire(job.data.endpointId);
-    if (!slot) return { kind: 'later', at: new Date(Date.now() + endpointBusyDelayMs()) };
+    // The slot (Redis) and the delivery (PostgreSQL) are asked for together: one wait instead of
+    // two before the send. Without a slot the lookup is dropped; it was one row of a batch.
+    const found = this.deliveries.find(job.data);
+    let slot: LimiterSlot | null;
     try {
-      return noticeDeliveryStep(await this.deliveries.deliver(job.data), job.data);
+      slot = await this.endpointSlots.acquire(job.data.endpointId);
+    } catch (error) {
+      found.catch(() => undefined);
+      throw error;
+    }
+    if (!slot) {
+      found.catch(() => undefined);
+      return { kind: 'later', at: new Date(Date.now() + endpointBusyDelayMs()) };
+    }
+    try {
+      return noticeDeliveryStep(await this.deliveries.deliver(job.data, found), job.data);
     } finally {
-      await slot.release();
+      // Given back without holding the job up: the attempt is over and recorded, and a slot whose
+      // release is lost (Redis away) comes back anyway when its lease ends.
+      slot.release().catch(() => undefined);
     }
   }
 }
