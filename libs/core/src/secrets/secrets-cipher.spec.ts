@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { jest } from '@jest/globals';
 import type { AppConfig } from '#config/app-config.js';
 import { SecretsCipher } from './secrets-cipher.js';
 
@@ -35,5 +36,22 @@ describe('SecretsCipher', () => {
 
   it('passes a secret stored before encryption through as it is', () => {
     expect(cipherOf(`k1:${key()}`).open(SECRET, ROW)).toBe(SECRET);
+  });
+
+  it('keeps what openKept opened, per row and sealed value: a re-sealed secret is opened afresh, a bad value is never kept', () => {
+    const cipher = cipherOf(`k1:${key()}`);
+    const open = jest.spyOn(cipher, 'open');
+    const sealed = cipher.seal(SECRET, ROW);
+    expect(cipher.openKept(sealed, ROW)).toBe(SECRET);
+    expect(cipher.openKept(sealed, ROW)).toBe(SECRET);
+    expect(open).toHaveBeenCalledTimes(1);
+
+    const rotated = 'whsec_c2Vjb25kLXNlY3JldC1zZWNvbmQtc2VjcmV0';
+    expect(cipher.openKept(cipher.seal(rotated, ROW), ROW)).toBe(rotated);
+    expect(open).toHaveBeenCalledTimes(2);
+
+    expect(() => cipher.openKept(sealed, '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e11')).toThrow();
+    expect(() => cipher.openKept(sealed, '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e11')).toThrow();
+    expect(cipher.openKept(SECRET, ROW)).toBe(SECRET);
   });
 });

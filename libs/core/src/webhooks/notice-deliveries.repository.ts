@@ -342,8 +342,8 @@ export class NoticeDeliveriesRepository {
         payload: row.payload,
         endpoint: {
           url: row.url,
-          secret: this.cipher.open(row.secret, row.endpointId),
-          previousSecret: row.previousSecret === null ? null : this.cipher.open(row.previousSecret, row.endpointId),
+          secret: this.cipher.openKept(row.secret, row.endpointId),
+          previousSecret: row.previousSecret === null ? null : this.cipher.openKept(row.previousSecret, row.endpointId),
           previousSecretExpiresAt: row.previousSecretExpiresAt,
           enabled: row.enabled,
           disabledReason: row.disabledReason,
