@@ -83,18 +83,18 @@ export class PinnedProcess {
     this.child.send(message);
   }
 
-  /** Resolves when the process sends `message` over IPC (started with `ipc`). */
-  receive(message: string, timeoutMs = 60_000): Promise<void> {
+  /** Resolves with the first message the process sends over IPC (started with `ipc`) that starts with `prefix`. */
+  receive(prefix: string, timeoutMs = 60_000): Promise<string> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.child.off('message', listener);
-        reject(new Error(`${this.name} did not send "${message}" within ${timeoutMs} ms:\n${this.tail()}`));
+        reject(new Error(`${this.name} did not send "${prefix}…" within ${timeoutMs} ms:\n${this.tail()}`));
       }, timeoutMs);
       const listener = (received: unknown) => {
-        if (received !== message) return;
+        if (typeof received !== 'string' || !received.startsWith(prefix)) return;
         clearTimeout(timer);
         this.child.off('message', listener);
-        resolve();
+        resolve(received);
       };
       this.child.on('message', listener);
     });

@@ -98,7 +98,7 @@ export async function noticesScenario(bench: Bench): Promise<ScenarioReport> {
       title: 'Change notices: worker deliveries against a bare BullMQ worker and a plain undici loop',
       method:
         `Each round commits ${bench.options.noticesPerRound} notices in one transaction (one endpoint per business, 100 businesses) and times commit → last arrival at a loopback receiver on the generator core: the worker's time includes its relay (reading the notices, inserting the deliveries, adding the jobs). ` +
-        `The bare BullMQ worker (bench/servers/bare-bullmq-worker.ts, same Redis, concurrency ${DELIVERY_CONCURRENCY}, finished jobs removed, BullMQ's defaults otherwise) gets the same number of jobs, each carrying the body to sign and its endpoint's secret (the worker's jobs carry three ids and read the rest from the database), added in bulk to its own queue while it is paused; it is timed from the moment it is told to start to the last arrival, so its figure leaves out adding the jobs, which the worker's includes. ` +
+        `The bare BullMQ worker (bench/servers/bare-bullmq-worker.ts, same Redis, concurrency ${DELIVERY_CONCURRENCY}, finished jobs removed, BullMQ's defaults otherwise) gets the same number of jobs, each carrying the body to sign and its endpoint's secret (the worker's jobs carry three ids and read the rest from the database), added in bulk to its own queue while it is paused; it is timed from the start of its first job to the last arrival, so its figure leaves out adding the jobs, which the worker's includes. ` +
         `The undici loop POSTs the same bodies, signed the same way, with undici's keep-alive pool and ${DELIVERY_CONCURRENCY} in flight, timed from its first send. All three run pinned to the same core. Latency: one notice per transaction at a quarter of the worker's median rate.`,
       figures: [
         figure('S6', 'worker / bare BullMQ worker (deliveries per second)', 'ratio', ratios(workerRates, bareRates), {
@@ -301,7 +301,7 @@ async function senderRound(receiver: Receiver, notices: Notice[], secrets: Endpo
 
 /**
  * The bare BullMQ worker, started once (warm, like the worker) and paused between rounds: each
- * round's jobs are queued while it is paused, then it is told to go.
+ * round's jobs are queued while it is paused, then it is told to go, and timed from its first job.
  */
 class BareWorker {
   private constructor(
@@ -346,13 +346,13 @@ class BareWorker {
       ROUND_TIMEOUT_MS,
     );
     const cpuBefore = this.process.cpuMs();
-    const startedAt = preciseNow();
     this.process.send('go');
     const lastArrival = await Promise.race([arrived, exitedEarly(this.process)]);
     const cpuMs = this.process.cpuMs() - cpuBefore;
-    const paused = this.process.receive('paused');
+    const paused = this.process.receive('paused ');
     this.process.send('pause');
-    await paused;
+    // Timed from the round's first job: how soon a resumed BullMQ worker wakes up is not its pace.
+    const startedAt = Number((await paused).slice('paused '.length));
     return {
       deliveries: notices.length,
       rate: notices.length / ((lastArrival - startedAt) / 1000),

@@ -4,13 +4,18 @@
 // the worker pays beyond this is ours, what this pays beyond the undici loop is BullMQ's.
 //
 // Driven over IPC by bench/scenarios/s6-notices.ts: the jobs are added before the timed part,
-// 'go' starts (or resumes) the worker, 'pause' waits for the active jobs and answers 'paused'.
+// 'go' starts (or resumes) the worker, 'pause' waits for the active jobs and answers
+// 'paused <when the round's first job started>' (ms since the epoch, as the receiver notes arrivals).
 import { Worker, type Job } from 'bullmq';
 import { request } from 'undici';
 import { signNotice } from '#core/webhooks/webhook-signature.js';
 import { BARE_QUEUE, type BareJobData } from './bare-bullmq-queue.js';
 
+/** When the round's first job started: the start of the timed part. */
+let firstJobAt: number | null = null;
+
 async function deliver(job: Job<BareJobData>): Promise<void> {
+  firstJobAt ??= performance.timeOrigin + performance.now();
   const { id, url, body, secrets } = job.data;
   const timestamp = Math.floor(Date.now() / 1000);
   const signature = signNotice({ id, timestamp, body, secrets });
@@ -40,10 +45,11 @@ worker.on('error', (error) => console.error(`bare worker: ${error.message}`));
 
 process.on('message', (message) => {
   if (message === 'go') {
+    firstJobAt = null;
     // Runs the worker the first time, and takes it out of its pause after.
     void worker.resume();
   } else if (message === 'pause') {
-    void worker.pause().then(() => process.send!('paused'));
+    void worker.pause().then(() => process.send!(`paused ${firstJobAt}`));
   }
 });
 process.on('SIGTERM', () => {
