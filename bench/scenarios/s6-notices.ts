@@ -316,7 +316,13 @@ class BareWorker {
       name: 'bare BullMQ worker',
       core: APP_CORE,
       nodeArgs: ['dist/bench/servers/bare-bullmq-worker.js'],
-      env: { PATH: globalThis.process.env.PATH, NODE_ENV: 'production', REDIS_URL, BARE_PREFIX: prefix, CONCURRENCY: String(DELIVERY_CONCURRENCY) },
+      env: {
+        PATH: globalThis.process.env.PATH,
+        NODE_ENV: 'production',
+        REDIS_URL,
+        BARE_PREFIX: prefix,
+        CONCURRENCY: String(DELIVERY_CONCURRENCY),
+      },
       ipc: true,
     });
     await process.receive('ready');

@@ -7,7 +7,10 @@ type Command = (...args: unknown[]) => Promise<unknown>;
 /** Only the commands the limiter sends; real Redis behaviour is covered by test/integration/worker/endpoint-slots.int-spec.ts. */
 function stubRedis() {
   const stub = { evalsha: jest.fn<Command>(), eval: jest.fn<Command>(), zrem: jest.fn<Command>().mockResolvedValue(1) };
-  return { stub, limiter: new RedisConcurrencyLimiter(() => stub as unknown as RedisConnection, 'p', { name: 'n', cap: 2, leaseMs: 1_000 }) };
+  return {
+    stub,
+    limiter: new RedisConcurrencyLimiter(() => stub as unknown as RedisConnection, 'p', { name: 'n', cap: 2, leaseMs: 1_000 }),
+  };
 }
 
 describe('RedisConcurrencyLimiter (stubbed Redis)', () => {
@@ -15,7 +18,14 @@ describe('RedisConcurrencyLimiter (stubbed Redis)', () => {
     const { stub, limiter } = stubRedis();
     stub.evalsha.mockResolvedValue(1);
     const slot = await limiter.acquire('endpoint-a');
-    expect(stub.evalsha).toHaveBeenCalledWith(expect.stringMatching(/^[0-9a-f]{40}$/), 1, 'p:limiter:n:endpoint-a', 2, 1_000, expect.any(String));
+    expect(stub.evalsha).toHaveBeenCalledWith(
+      expect.stringMatching(/^[0-9a-f]{40}$/),
+      1,
+      'p:limiter:n:endpoint-a',
+      2,
+      1_000,
+      expect.any(String),
+    );
     expect(stub.eval).not.toHaveBeenCalled();
     await slot!.release();
     expect(stub.zrem).toHaveBeenCalledWith('p:limiter:n:endpoint-a', stub.evalsha.mock.calls[0][5]);
@@ -26,7 +36,14 @@ describe('RedisConcurrencyLimiter (stubbed Redis)', () => {
     stub.evalsha.mockRejectedValue(new Error('NOSCRIPT No matching script. Please use EVAL.'));
     stub.eval.mockResolvedValueOnce(1).mockResolvedValueOnce(0);
     expect(await limiter.acquire('endpoint-a')).not.toBeNull();
-    expect(stub.eval).toHaveBeenCalledWith(expect.stringContaining("redis.call('TIME')"), 1, 'p:limiter:n:endpoint-a', 2, 1_000, expect.any(String));
+    expect(stub.eval).toHaveBeenCalledWith(
+      expect.stringContaining("redis.call('TIME')"),
+      1,
+      'p:limiter:n:endpoint-a',
+      2,
+      1_000,
+      expect.any(String),
+    );
     expect(await limiter.acquire('endpoint-a')).toBeNull();
   });
 
