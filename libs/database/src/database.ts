@@ -32,8 +32,6 @@ interface Transaction {
   afterCommit: (() => void)[];
   /** Statements (as literal text) sent in the COMMIT's round trip, before it. */
   atCommit: { name: string; text: string }[];
-  /** Savepoints opened so far: each gets a name of its own. */
-  savepoints?: number;
 }
 
 /**
@@ -133,30 +131,6 @@ export class Database {
       // A queued statement failed: the transaction is aborted and its COMMIT was never run.
       await connection.query('ROLLBACK').catch(() => undefined);
       throw new StatementFailedError(atCommit.map((queued) => queued.name).join('+') || 'commit', error as Error);
-    }
-  }
-
-  /**
-   * Runs work inside the ambient transaction so that, when it throws, only what it did is undone
-   * (SAVEPOINT … ROLLBACK TO): a statement that fails (a constraint) leaves the transaction usable
-   * for the next attempt. Needs a transaction; afterCommit callbacks registered by failed work are
-   * dropped with it.
-   */
-  async savepoint<T>(work: () => Promise<T>): Promise<T> {
-    const transaction = this.ambient.getStore();
-    if (!transaction) throw new Error('A savepoint needs a transaction (Database.transactional).');
-    const name = `attempt_${(transaction.savepoints = (transaction.savepoints ?? 0) + 1)}`;
-    const callbacks = transaction.afterCommit.length;
-    await this.begin(transaction);
-    await transaction.connection.query(`SAVEPOINT ${name}`);
-    try {
-      const result = await work();
-      await transaction.connection.query(`RELEASE SAVEPOINT ${name}`);
-      return result;
-    } catch (error) {
-      await transaction.connection.query(`ROLLBACK TO SAVEPOINT ${name}`);
-      transaction.afterCommit.length = callbacks;
-      throw error;
     }
   }
 

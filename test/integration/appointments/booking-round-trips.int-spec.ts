@@ -88,6 +88,16 @@ describe('the round trips of a booking', () => {
     expect(trips).toEqual(['BEGIN', 'booking_parties', 'book_appointment', 'COMMIT']);
   });
 
+  it('books "any staff" in 4 as well: the candidates come with the facts, and a member taken meanwhile costs no savepoint', async () => {
+    const bookings = context.app.get(AppointmentWritesService);
+    const startAt = nextStart();
+    const { result, trips } = await roundTrips(() =>
+      bookings.book(ref(), { serviceId: salon.services.cut, startAt, client: { id: salon.clients.joao } }),
+    );
+    expect(trips).toEqual(['BEGIN', 'booking_parties', 'book_appointment', 'COMMIT']);
+    expect([salon.staff.ana, salon.staff.rui]).toContain(result.staff.id);
+  });
+
   it('books with an Idempotency-Key and a new client in 4: the lock opens the transaction, the response goes with COMMIT', async () => {
     const phone = `+35191${String(Date.now() % 10_000_000).padStart(7, '0')}`;
     const [{ id: apiKeyId }] = await context.sql.query<{ id: string }[]>('SELECT id FROM api_keys WHERE business_id = $1 LIMIT 1', [

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DateTime } from 'luxon';
 import type { AppointmentEntity, AppointmentStatus } from '#database/entities/appointment.entity.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
@@ -21,7 +20,7 @@ import { appointmentViewOf } from './appointment-view-of.js';
 import { AppointmentsRepository } from './appointments.repository.js';
 import { newAppointmentRow, termsOf } from './new-appointment-row.js';
 import { anyStaffOrder } from './any-staff-order.js';
-import { BookingCandidatesRepository } from './booking-candidates.repository.js';
+import type { BookingCandidate } from './booking-candidates.js';
 import { BookingWriteRepository } from './booking-write.repository.js';
 import { BookingPartiesRepository, type BookingService, type BookingStaff } from './booking-parties.repository.js';
 import { parseStartInstant } from './start-instant.js';
@@ -68,7 +67,6 @@ export class AppointmentWritesService {
     private readonly database: Database,
     private readonly appointments: AppointmentsRepository,
     private readonly parties: BookingPartiesRepository,
-    private readonly candidates: BookingCandidatesRepository,
     private readonly businesses: BusinessesService,
     private readonly staff: StaffRepository,
     private readonly services: ServicesRepository,
@@ -112,7 +110,7 @@ export class AppointmentWritesService {
       if (!client) throw notFound('The client');
       const slot = { businessId: ref.businessId, timezone: business.timezone, service, startsAt, durationMin: service.durationMin };
       if (staff) this.availability.assertFreeGiven({ ...slot, staff }, parties.slotFacts);
-      const members = staff ? [staff] : await this.membersFreeFor(slot);
+      const members = staff ? [staff] : this.membersFreeFor(slot, parties.candidates);
 
       const now = new Date();
       const status = business.autoConfirm ? 'CONFIRMED' : 'PENDING';
@@ -165,15 +163,7 @@ export class AppointmentWritesService {
    * The members who can take the slot (the rule a named booking applies, checkSlot), in the order
    * "any staff" tries them. Nobody: SLOT_UNAVAILABLE, with the one reason they share when they do.
    */
-  private async membersFreeFor(slot: Omit<SlotRequest, 'staff'> & { service: BookingService }): Promise<BookingStaff[]> {
-    const end = new Date(slot.startsAt.getTime() + slot.durationMin * 60_000);
-    const localDay = DateTime.fromJSDate(slot.startsAt, { zone: slot.timezone }).startOf('day');
-    const candidates = await this.candidates.load(
-      slot.businessId,
-      slot.service.id,
-      { start: slot.startsAt, end },
-      { start: localDay.toJSDate(), end: localDay.plus({ days: 1 }).startOf('day').toJSDate() },
-    );
+  private membersFreeFor(slot: Omit<SlotRequest, 'staff'> & { service: BookingService }, candidates: BookingCandidate[]): BookingStaff[] {
     const now = new Date();
     const refusals = candidates.map((candidate) => this.availability.refusalGiven({ ...slot, staff: candidate }, candidate.slotFacts, now));
     const free = candidates.filter((_, i) => refusals[i] === null);
