@@ -179,7 +179,11 @@ describe('appointment e-mails without SMTP_URL', () => {
     const studio = await loadBookingFixture({ keys: 1, notificationEmail: null });
     const booked = await write('/appointments', bookingFor(studio, '2035-07-12T09:00:00Z'), studio.keys[0]);
     expect(booked.status).toBe(201);
-    const [{ id }] = await db.query<{ id: string }[]>('SELECT id FROM outbound_emails WHERE appointment_id = $1', [booked.body.id]);
+    // The worker writes the e-mail when it relays the booking's notice.
+    const { id } = await eventually(async () => {
+      const rows = await db.query<{ id: string }[]>('SELECT id FROM outbound_emails WHERE appointment_id = $1', [booked.body.id]);
+      return rows[0];
+    });
     const file = join(folder, `${id}.eml`);
     for (let waited = 0; !existsSync(file) && waited < 10_000; waited += 100) await sleep(100);
     const eml = await readFile(file, 'utf8');

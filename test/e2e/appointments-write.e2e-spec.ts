@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import type { RequestBody } from '#contract/contract-types.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
 import { buildCalendarEvent } from '#core/mail/appointment-calendar.js';
+import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
 import type { CalendarEventData } from '#database/entities/outbound-email.entity.js';
 import { loadBookingFixture, KeyRing, type BookingFixture } from '../factories/booking-fixture.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
@@ -73,11 +74,19 @@ const noticesAbout = (id: string) =>
     `SELECT type, payload FROM notices WHERE payload->'data'->>'id' = $1 ORDER BY created_at`,
     [id],
   );
+/**
+ * The e-mails the worker writes when it relays the outbox (no worker runs here: the relay's own
+ * service does its step, and the suite runs in band, so no other test's notices are taken).
+ */
+const relayOutbox = () => api.app.get(NoticeRelayService).relayBatch(100_000);
+
 const emailsOf = (appointmentId: string) =>
-  db
-    .query<{ kind: string; audience: string; recipient: string; calendar_method: string; calendar_event: CalendarEventData }[]>(
-      'SELECT kind, audience, recipient, calendar_method, calendar_event FROM outbound_emails WHERE appointment_id = $1 ORDER BY audience',
-      [appointmentId],
+  relayOutbox()
+    .then(() =>
+      db.query<{ kind: string; audience: string; recipient: string; calendar_method: string; calendar_event: CalendarEventData }[]>(
+        'SELECT kind, audience, recipient, calendar_method, calendar_event FROM outbound_emails WHERE appointment_id = $1 ORDER BY audience',
+        [appointmentId],
+      ),
     )
     // The .ics as the worker will write it when it sends.
     .then((rows) => rows.map((row) => ({ ...row, calendar: buildCalendarEvent(row.calendar_event) })));
@@ -266,6 +275,7 @@ describe('POST /appointments', () => {
     const id: string = responses[0].body.id;
     expect(await count('SELECT count(*) AS n FROM appointments WHERE business_id = $1', [studio.businessId])).toBe(1);
     expect(await count('SELECT count(*) AS n FROM notices WHERE business_id = $1', [studio.businessId])).toBe(1);
+    await relayOutbox();
     expect(await count('SELECT count(*) AS n FROM outbound_emails WHERE appointment_id = $1', [id])).toBe(1);
   });
 
@@ -283,7 +293,10 @@ describe('POST /appointments', () => {
   });
 
   it('leaves nothing behind when the write fails after the service returned, and a retry with the same key then succeeds once', async () => {
-    const insert = jest.spyOn(api.app.get(IdempotencyRepository), 'insert').mockRejectedValueOnce(new Error('injected failure'));
+    // The stored response goes with the COMMIT: failing it fails the commit, after the service returned.
+    const insert = jest.spyOn(api.app.get(IdempotencyRepository), 'storeAtCommit').mockImplementationOnce(() => {
+      throw new Error('injected failure');
+    });
     const email = `fail.${randomUUID().slice(0, 8)}@example.com`;
     const body = { ...formA(day(9, '10:00:00')), client: { name: 'Rita Faria', phone: newPhone(), email } } satisfies Booking;
     const key = salon.keys[1];
@@ -311,6 +324,7 @@ describe('POST /appointments', () => {
         [startAt, salon.businessId],
       ),
     });
+    await relayOutbox();
     expect(await nothing()).toEqual({ appointments: 0, clients: 0, notices: 0, emails: 0 });
 
     const retried = await book(body, { key, idempotencyKey });
@@ -318,6 +332,7 @@ describe('POST /appointments', () => {
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
     const again = await book(body, { key, idempotencyKey });
     expect(again.text).toBe(retried.text);
+    await relayOutbox();
     expect(await nothing()).toEqual({ appointments: 1, clients: 1, notices: 1, emails: 2 });
     expect(await count(`SELECT count(*) AS n FROM notices WHERE payload->'data'->>'id' = $1`, [retried.body.client.id])).toBe(1);
   });

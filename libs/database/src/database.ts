@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import pg from 'pg';
-import { DataSource, type QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { StatementFailedError } from './statement-failed-error.js';
 import { preparedNameOn } from './statement-names.js';
 import type { BatchStatement, Statement, StatementParams } from './statement.js';
@@ -20,12 +20,18 @@ export interface ListenHandlers {
   onLost(error?: Error): void;
 }
 
-/** The ambient transaction: its connection, and what waits for its commit. */
+/**
+ * The ambient transaction: its connection, and what waits for its commit. BEGIN is sent with the
+ * first statement (in the same round trip when that statement is a batch) and the statements
+ * queued by atCommit with COMMIT, so a transaction costs no round trip of its own beyond its
+ * statements and its commit (docs/design-record.md#write-path).
+ */
 interface Transaction {
-  runner: QueryRunner;
+  connection: pg.PoolClient;
+  begun: boolean;
   afterCommit: (() => void)[];
-  /** Savepoints opened so far: each gets a name of its own. */
-  savepoints?: number;
+  /** Statements (as literal text) sent in the COMMIT's round trip, before it. */
+  atCommit: { name: string; text: string }[];
 }
 
 /**
@@ -63,21 +69,33 @@ export class Database {
 
   /** Sends a batch's statements in one round trip (simple protocol), its values escaped as literals. */
   async batch<P extends StatementParams, R extends readonly unknown[]>(statement: BatchStatement<P, R>, params: P): Promise<BatchRows<R>> {
-    const text = statement.text.replace(/\$(\d+)/g, (_, index: string) => {
-      if (Number(index) < 1 || Number(index) > params.length) throw new Error(`Batch ${statement.name} has no parameter $${index}.`);
-      return literal(params[Number(index) - 1]);
-    });
+    const text = batchText(statement, params);
+    const transaction = this.ambient.getStore();
+    // A transaction not begun yet begins in this round trip: its BEGIN's result is dropped.
+    const opening = transaction !== undefined && !transaction.begun;
+    if (transaction) transaction.begun = true;
     return this.onConnection(async (connection) => {
       // pg answers a simple query of several statements with one result per statement.
       let results: unknown;
       try {
-        results = await connection.query(text);
+        results = await connection.query(opening ? `BEGIN;\n${text}` : text);
       } catch (error) {
         throw new StatementFailedError(statement.name, error as Error);
       }
       const each: pg.QueryResult[] = Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
-      return each.map((result): unknown[] => result.rows) as unknown as BatchRows<R>;
+      return each.slice(opening ? 1 : 0).map((result): unknown[] => result.rows) as unknown as BatchRows<R>;
     });
+  }
+
+  /**
+   * Queues a batch to be sent in the ambient transaction's COMMIT round trip, just before COMMIT:
+   * for a write's last statement, whose result nobody reads (an idempotent request's stored
+   * response). Its failure fails the commit, and the transaction rolls back. Needs a transaction.
+   */
+  atCommit<P extends StatementParams>(statement: BatchStatement<P, readonly unknown[]>, params: P): void {
+    const transaction = this.ambient.getStore();
+    if (!transaction) throw new Error(`Batch ${statement.name} waits for a commit: it needs a transaction (Database.transactional).`);
+    transaction.atCommit.push({ name: statement.name, text: batchText(statement, params) });
   }
 
   /**
@@ -87,45 +105,32 @@ export class Database {
    */
   async transactional<T>(work: () => Promise<T>): Promise<T> {
     if (this.ambient.getStore()) return work();
-    const runner = this.dataSource.createQueryRunner();
-    const transaction: Transaction = { runner, afterCommit: [] };
-    try {
-      await runner.startTransaction();
+    return this.onPooledConnection(async (connection) => {
+      const transaction: Transaction = { connection, begun: false, afterCommit: [], atCommit: [] };
       let result: T;
       try {
         result = await this.ambient.run(transaction, work);
       } catch (error) {
-        await runner.rollbackTransaction().catch(() => undefined);
+        if (transaction.begun) await connection.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      await runner.commitTransaction();
+      await this.commit(transaction);
       for (const callback of transaction.afterCommit) callback();
       return result;
-    } finally {
-      await runner.release();
-    }
+    });
   }
 
-  /**
-   * Runs work inside the ambient transaction so that, when it throws, only what it did is undone
-   * (SAVEPOINT … ROLLBACK TO): a statement that fails (a constraint) leaves the transaction usable
-   * for the next attempt. Needs a transaction; afterCommit callbacks registered by failed work are
-   * dropped with it.
-   */
-  async savepoint<T>(work: () => Promise<T>): Promise<T> {
-    const transaction = this.ambient.getStore();
-    if (!transaction) throw new Error('A savepoint needs a transaction (Database.transactional).');
-    const name = `attempt_${(transaction.savepoints = (transaction.savepoints ?? 0) + 1)}`;
-    const callbacks = transaction.afterCommit.length;
-    await transaction.runner.query(`SAVEPOINT ${name}`);
+  /** COMMIT, with the statements queued for it, in one round trip; nothing when nothing ran. */
+  private async commit(transaction: Transaction): Promise<void> {
+    const { atCommit, connection } = transaction;
+    if (!transaction.begun && atCommit.length === 0) return;
+    const text = [...(transaction.begun ? [] : ['BEGIN']), ...atCommit.map((queued) => queued.text), 'COMMIT'].join(';\n');
     try {
-      const result = await work();
-      await transaction.runner.query(`RELEASE SAVEPOINT ${name}`);
-      return result;
+      await connection.query(text);
     } catch (error) {
-      await transaction.runner.query(`ROLLBACK TO SAVEPOINT ${name}`);
-      transaction.afterCommit.length = callbacks;
-      throw error;
+      // A queued statement failed: the transaction is aborted and its COMMIT was never run.
+      await connection.query('ROLLBACK').catch(() => undefined);
+      throw new StatementFailedError(atCommit.map((queued) => queued.name).join('+') || 'commit', error as Error);
     }
   }
 
@@ -179,7 +184,16 @@ export class Database {
     };
   }
 
-  private run(statement: Statement<StatementParams, unknown>, params: StatementParams): Promise<pg.QueryResult> {
+  /** Sends the transaction's BEGIN if no statement has yet (a round trip of its own). */
+  private async begin(transaction: Transaction): Promise<void> {
+    if (transaction.begun) return;
+    transaction.begun = true;
+    await transaction.connection.query('BEGIN');
+  }
+
+  private async run(statement: Statement<StatementParams, unknown>, params: StatementParams): Promise<pg.QueryResult> {
+    const transaction = this.ambient.getStore();
+    if (transaction) await this.begin(transaction);
     return this.onConnection(async (connection) => {
       try {
         return await connection.query({ name: preparedNameOn(connection, statement.name), text: statement.text, values: [...params] });
@@ -192,7 +206,12 @@ export class Database {
   /** The ambient transaction's connection, else a pooled one for the duration of `use`. */
   private async onConnection<T>(use: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
     const transaction = this.ambient.getStore();
-    if (transaction) return use((await transaction.runner.connect()) as pg.PoolClient);
+    if (transaction) return use(transaction.connection);
+    return this.onPooledConnection(use);
+  }
+
+  /** A connection of the pool for the duration of `use`. */
+  private async onPooledConnection<T>(use: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
     const connection = await this.pool().connect();
     // A connection the server closed while it was out of the pool (a restart, a terminated
     // backend) reports it as an 'error' event: kept here, so that it does not crash the process,
@@ -213,6 +232,14 @@ export class Database {
   private pool(): pg.Pool {
     return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
   }
+}
+
+/** A batch's text with each `$n` written as the literal of its value. */
+function batchText(statement: BatchStatement<StatementParams, readonly unknown[]>, params: StatementParams): string {
+  return statement.text.replace(/\$(\d+)/g, (_, index: string) => {
+    if (Number(index) < 1 || Number(index) > params.length) throw new Error(`Batch ${statement.name} has no parameter $${index}.`);
+    return literal(params[Number(index) - 1]);
+  });
 }
 
 /** A value as an SQL literal, for a batch: the one place the layer writes values into text. */

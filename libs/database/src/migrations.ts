@@ -6,6 +6,7 @@ import { OutboundEmailCalendarEvent1795309809351 } from './migrations/1795309809
 import { Discovery1795400000000 } from './migrations/1795400000000-discovery.js';
 import { WebhookEndpoints1795493665431 } from './migrations/1795493665431-webhook-endpoints.js';
 import { TestMode1795628984329 } from './migrations/1795628984329-test-mode.js';
+import { NoticeEmails1795700000000 } from './migrations/1795700000000-notice-emails.js';
 
 // Every migration, in order: the core's, then each registered extension's (docs/extending.md).
 // Listed by class (not by glob) so the same list works from the TypeScript sources under Jest and
@@ -18,5 +19,6 @@ export const MIGRATIONS: (new () => object)[] = [
   Discovery1795400000000,
   WebhookEndpoints1795493665431,
   TestMode1795628984329,
+  NoticeEmails1795700000000,
   ...EXTENSIONS.flatMap((extension) => extension.migrations),
 ];

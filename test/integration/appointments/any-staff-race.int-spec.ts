@@ -6,7 +6,7 @@ import { startTestContext, testSql, type TestContext } from '../../utils/test-co
 
 /**
  * "Any staff" under concurrency (docs/design-record.md#d16): ten bookings of one start race for
- * three free members; each lost insert moves on to the next member under a savepoint, so exactly
+ * three free members; each lost insert moves on to the next member (the insert that finds the slot taken inserts nothing), so exactly
  * three succeed, on three different members, and nobody is double-booked. Fifty rounds, each on
  * a start of its own; the database's exclusion constraint is the judge, no timing is assumed.
  */

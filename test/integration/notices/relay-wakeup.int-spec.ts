@@ -61,7 +61,9 @@ describe('the relay wake-up', () => {
     const committedAt = performance.now();
     // No NOTIFY inside the write: its commit takes no notify lock.
     expect(statements.join('\n')).not.toMatch(/notify/i);
-    expect(statements).toHaveLength(1);
+    // The transaction's BEGIN goes with its first statement (Database), then the notice itself.
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toBe('"BEGIN"');
     await settle();
     expect(await unrelayed(body.id)).toBe(1);
     expect(wakeups.length).toBeGreaterThanOrEqual(1);

@@ -2,29 +2,19 @@ import { Module } from '@nestjs/common';
 import { AvailabilityModule } from '../availability/availability.module.js';
 import { BusinessesModule } from '../businesses/businesses.module.js';
 import { ClientsModule } from '../clients/clients.module.js';
-import { MailModule } from '../mail/mail.module.js';
 import { NoticesModule } from '../notices/notices.module.js';
 import { ServicesModule } from '../services/services.module.js';
 import { StaffModule } from '../staff/staff.module.js';
 import { AppointmentStatusService } from './appointment-status.service.js';
 import { AppointmentWritesService } from './appointment-writes.service.js';
 import { AppointmentsModule } from './appointments.module.js';
-import { BookingCandidatesRepository } from './booking-candidates.repository.js';
 import { BookingPartiesRepository } from './booking-parties.repository.js';
+import { BookingWriteRepository } from './booking-write.repository.js';
 
 /** Booking, reschedule and cancel (the API), and the dashboard's status changes (the admin). */
 @Module({
-  imports: [
-    AppointmentsModule,
-    AvailabilityModule,
-    BusinessesModule,
-    ClientsModule,
-    MailModule,
-    NoticesModule,
-    ServicesModule,
-    StaffModule,
-  ],
-  providers: [AppointmentWritesService, AppointmentStatusService, BookingPartiesRepository, BookingCandidatesRepository],
+  imports: [AppointmentsModule, AvailabilityModule, BusinessesModule, ClientsModule, NoticesModule, ServicesModule, StaffModule],
+  providers: [AppointmentWritesService, AppointmentStatusService, BookingPartiesRepository, BookingWriteRepository],
   exports: [AppointmentWritesService, AppointmentStatusService],
 })
 export class AppointmentWritesModule {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DateTime } from 'luxon';
 import type { AppointmentEntity, AppointmentStatus } from '#database/entities/appointment.entity.js';
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
@@ -10,9 +9,9 @@ import { BusinessesService } from '../businesses/businesses.service.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
 import { ClientsService, type BusinessRef, type NewBookingClient } from '../clients/clients.service.js';
 import { DomainError, notFound, validationFailed } from '../errors/domain-error.js';
-import { AppointmentEmailOutboxService } from '../mail/appointment-email-outbox.service.js';
 import { buildNoticeBody } from '../notices/notice-body.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
+import { noticeRow } from '../notices/notice-row.js';
 import { ServicesRepository } from '../services/services.repository.js';
 import { StaffRepository } from '../staff/staff.repository.js';
 import { isActive } from './appointment-transitions.js';
@@ -21,7 +20,8 @@ import { appointmentViewOf } from './appointment-view-of.js';
 import { AppointmentsRepository } from './appointments.repository.js';
 import { newAppointmentRow, termsOf } from './new-appointment-row.js';
 import { anyStaffOrder } from './any-staff-order.js';
-import { BookingCandidatesRepository } from './booking-candidates.repository.js';
+import type { BookingCandidate } from './booking-candidates.js';
+import { BookingWriteRepository } from './booking-write.repository.js';
 import { BookingPartiesRepository, type BookingService, type BookingStaff } from './booking-parties.repository.js';
 import { parseStartInstant } from './start-instant.js';
 
@@ -57,8 +57,8 @@ const notActive = (status: AppointmentStatus): DomainError =>
 
 /**
  * The appointment writes of the API (docs/design-record.md#d6): book, reschedule, cancel. Each runs in one transaction
- * (the idempotent request's, when there is one) that also holds its change notices (docs/design-record.md#d9) and its
- * queued e-mails (docs/design-record.md#d10). Input is refused (400) before anything is looked up, then what is missing
+ * (the idempotent request's, when there is one) that also holds its change notice (docs/design-record.md#d9), from
+ * which the worker also writes its e-mails (docs/design-record.md#d10, docs/design-record.md#write-path). Input is refused (400) before anything is looked up, then what is missing
  * (404), then what conflicts (409), in the order of docs/design-record.md#d2.
  */
 @Injectable()
@@ -67,7 +67,6 @@ export class AppointmentWritesService {
     private readonly database: Database,
     private readonly appointments: AppointmentsRepository,
     private readonly parties: BookingPartiesRepository,
-    private readonly candidates: BookingCandidatesRepository,
     private readonly businesses: BusinessesService,
     private readonly staff: StaffRepository,
     private readonly services: ServicesRepository,
@@ -75,15 +74,17 @@ export class AppointmentWritesService {
     private readonly clientsService: ClientsService,
     private readonly availability: SlotAvailabilityService,
     private readonly notices: NoticesRepository,
-    private readonly emails: AppointmentEmailOutboxService,
+    private readonly bookings: BookingWriteRepository,
   ) {}
 
   /**
    * Books a free slot. Form B creates the client too; its CLIENT_EXISTS, like every refusal,
    * leaves nothing behind. The exclusion constraint has the last word on a concurrent booking
    * of the same slot: SLOT_TAKEN. Without a staff member ("any staff", docs/design-record.md#d16)
-   * the members who can take the slot are tried in anyStaffOrder, each insert under a savepoint,
-   * so a race lost to another booking moves on to the next member instead of refusing.
+   * the members who can take the slot are tried in anyStaffOrder, so a race lost to another
+   * booking moves on to the next member instead of refusing. Round trips (docs/design-record.md#write-path): the
+   * facts in one, the whole write in one (BookingWriteRepository), and the transaction's BEGIN
+   * and COMMIT; the worker writes the e-mails from the notice.
    */
   async book(ref: BusinessRef, input: NewAppointment): Promise<AppointmentView> {
     const startsAt = parseStartInstant(input.startAt, '/startAt');
@@ -109,32 +110,52 @@ export class AppointmentWritesService {
       if (!client) throw notFound('The client');
       const slot = { businessId: ref.businessId, timezone: business.timezone, service, startsAt, durationMin: service.durationMin };
       if (staff) this.availability.assertFreeGiven({ ...slot, staff }, parties.slotFacts);
-      const members = staff ? [staff] : await this.membersFreeFor(slot);
-      if ('created' in clientForm) await this.clientsService.insertPrepared(ref, clientForm.created);
+      const members = staff ? [staff] : this.membersFreeFor(slot, parties.candidates);
 
       const now = new Date();
-      const rowFor = (member: BookingStaff) =>
-        newAppointmentRow(
+      const status = business.autoConfirm ? 'CONFIRMED' : 'PENDING';
+      let newClient =
+        'created' in clientForm
+          ? {
+              client: clientForm.created,
+              notice: noticeRow(
+                ref.businessId,
+                buildNoticeBody({
+                  type: 'client.created',
+                  businessSlug: ref.businessSlug,
+                  subjectId: clientForm.created.id,
+                  occurredAt: clientForm.created.createdAt,
+                }),
+              ),
+            }
+          : null;
+      for (const member of members) {
+        const appointment = newAppointmentRow(
           {
             businessId: ref.businessId,
             staffId: member.id,
             clientId: client.id,
             terms: termsOf(service, business.currency),
-            status: business.autoConfirm ? 'CONFIRMED' : 'PENDING',
+            status,
             startsAt,
             source: API_SOURCE,
           },
           now,
         );
-      const { appointment, member } = staff
-        ? { appointment: await this.inserted(rowFor(staff)), member: staff }
-        : await this.firstInserted(members, rowFor);
-      await this.notices.record(
-        ref.businessId,
-        buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
-      );
-      await this.emails.queue({ kind: 'APPOINTMENT_BOOKED', business, appointment, staffName: member.name, client });
-      return appointmentViewOf(appointment, member, client);
+        const notice = noticeRow(
+          ref.businessId,
+          buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
+          { kind: 'APPOINTMENT_BOOKED', status },
+        );
+        if (await this.bookings.write({ appointment, appointmentNotices: [notice], newClient })) {
+          return appointmentViewOf(appointment, member, client);
+        }
+        // The client was written with the first attempt; a later one books for it.
+        newClient = null;
+      }
+      throw staff
+        ? new DomainError('SLOT_TAKEN', 'The staff member already has an active appointment that overlaps this interval.')
+        : new DomainError('SLOT_TAKEN', 'Every staff member who could take this start was booked meanwhile.');
     });
   }
 
@@ -142,15 +163,7 @@ export class AppointmentWritesService {
    * The members who can take the slot (the rule a named booking applies, checkSlot), in the order
    * "any staff" tries them. Nobody: SLOT_UNAVAILABLE, with the one reason they share when they do.
    */
-  private async membersFreeFor(slot: Omit<SlotRequest, 'staff'> & { service: BookingService }): Promise<BookingStaff[]> {
-    const end = new Date(slot.startsAt.getTime() + slot.durationMin * 60_000);
-    const localDay = DateTime.fromJSDate(slot.startsAt, { zone: slot.timezone }).startOf('day');
-    const candidates = await this.candidates.load(
-      slot.businessId,
-      slot.service.id,
-      { start: slot.startsAt, end },
-      { start: localDay.toJSDate(), end: localDay.plus({ days: 1 }).startOf('day').toJSDate() },
-    );
+  private membersFreeFor(slot: Omit<SlotRequest, 'staff'> & { service: BookingService }, candidates: BookingCandidate[]): BookingStaff[] {
     const now = new Date();
     const refusals = candidates.map((candidate) => this.availability.refusalGiven({ ...slot, staff: candidate }, candidate.slotFacts, now));
     const free = candidates.filter((_, i) => refusals[i] === null);
@@ -164,26 +177,6 @@ export class AppointmentWritesService {
           ? [...reasons][0]!
           : 'No staff member who performs this service can take this start.',
     );
-  }
-
-  /** Inserts for the first member whose insert the exclusion constraint lets through; SLOT_TAKEN when none. */
-  private async firstInserted(
-    members: readonly BookingStaff[],
-    rowFor: (member: BookingStaff) => AppointmentEntity,
-  ): Promise<{ appointment: AppointmentEntity; member: BookingStaff }> {
-    for (const member of members) {
-      try {
-        return { appointment: await this.database.savepoint(() => this.inserted(rowFor(member))), member };
-      } catch (error) {
-        if (!(error instanceof DomainError && error.code === 'SLOT_TAKEN')) throw error;
-      }
-    }
-    throw new DomainError('SLOT_TAKEN', 'Every staff member who could take this start was booked meanwhile.');
-  }
-
-  private async inserted(appointment: AppointmentEntity): Promise<AppointmentEntity> {
-    await this.appointments.insert(appointment);
-    return appointment;
   }
 
   /**
@@ -238,16 +231,9 @@ export class AppointmentWritesService {
           previousId: previous.id,
           occurredAt: now,
         }),
+        { kind: 'APPOINTMENT_RESCHEDULED', status: appointment.status },
       );
       const client = await this.clientOf(appointment);
-      await this.emails.queue({
-        kind: 'APPOINTMENT_RESCHEDULED',
-        business,
-        appointment,
-        staffName: staff.name,
-        client,
-        previousStartsAt: previous.startsAt,
-      });
       return appointmentViewOf(appointment, staff, client);
     });
   }
@@ -269,12 +255,11 @@ export class AppointmentWritesService {
       await this.notices.record(
         ref.businessId,
         buildNoticeBody({ type: 'appointment.cancelled', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
+        { kind: 'APPOINTMENT_CANCELLED', status: 'CANCELLED' },
       );
-      const business = await this.business(ref);
       const staff = await this.staff.findById(ref.businessId, appointment.staffId);
       const client = await this.clientOf(appointment);
       if (!staff) throw new Error(`Staff member ${appointment.staffId} of appointment ${appointment.id} is missing.`);
-      await this.emails.queue({ kind: 'APPOINTMENT_CANCELLED', business, appointment, staffName: staff.name, client });
       return appointmentViewOf(appointment, staff, client);
     });
   }

@@ -6,14 +6,6 @@ import { violatedConstraint } from '#database/violated-constraint.js';
 import { DomainError } from '../errors/domain-error.js';
 import { generateAppointmentCode } from './appointment-code.js';
 
-/** Where an appointment sits in its chain of reschedules. */
-export interface RescheduleChain {
-  /** The first appointment of the chain (itself when never rescheduled). */
-  originId: string;
-  /** How many reschedules led to this appointment. */
-  depth: number;
-}
-
 /** Draws of a new code after a clash; a second clash in a row is already a one-in-10^12 event. */
 const CODE_ATTEMPTS = 5;
 
@@ -90,18 +82,6 @@ const CANCEL = defineStatement<[businessId: string, id: string, reason: string, 
  WHERE business_id = $1 AND id = $2`,
 });
 
-const RESCHEDULE_CHAIN = defineStatement<[businessId: string, id: string], { id: string; depth: number }>({
-  name: 'appointment_reschedule_chain',
-  text: `WITH RECURSIVE chain (id, rescheduled_from_id, depth) AS (
-  SELECT id, rescheduled_from_id, 0 FROM appointments WHERE business_id = $1 AND id = $2
-  UNION ALL
-  SELECT a.id, a.rescheduled_from_id, chain.depth + 1
-    FROM appointments a JOIN chain ON a.id = chain.rescheduled_from_id
-   WHERE a.business_id = $1
-)
-SELECT id, depth FROM chain ORDER BY depth DESC LIMIT 1`,
-});
-
 @Injectable()
 export class AppointmentsRepository {
   constructor(private readonly database: Database) {}
@@ -161,12 +141,5 @@ export class AppointmentsRepository {
   /** Cancels with the reason (stored, never returned). */
   async cancel(businessId: string, appointmentId: string, reason: string, at: Date): Promise<void> {
     await this.database.execute(CANCEL, [businessId, appointmentId, reason, at]);
-  }
-
-  /** Follows rescheduledFromId back to the first appointment of the chain. */
-  async rescheduleChain(businessId: string, appointmentId: string): Promise<RescheduleChain> {
-    const row = await this.database.maybeOne(RESCHEDULE_CHAIN, [businessId, appointmentId]);
-    if (!row) throw new Error(`Appointment ${appointmentId} does not exist.`);
-    return { originId: row.id, depth: Number(row.depth) };
   }
 }

@@ -6,6 +6,7 @@ import type { ServiceEntity } from '#database/entities/service.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
 import { defineStatement } from '#database/statement.js';
 import { slotFactsOf, slotFactsSelectList, type SlotFactsColumns, type StaffSlotFacts } from '../availability/slot-facts.repository.js';
+import { candidateOf, candidatesJson, type BookingCandidate, type CandidateRow } from './booking-candidates.js';
 
 export type BookingBusiness = Pick<BusinessEntity, 'name' | 'timezone' | 'locale' | 'currency' | 'autoConfirm' | 'notificationEmail'>;
 export type BookingStaff = Pick<StaffEntity, 'id' | 'name' | 'active'>;
@@ -21,6 +22,8 @@ export interface BookingParties {
   client: BookingClient | null;
   /** The staff member's availability facts for the service's duration from the start (empty without both). */
   slotFacts: StaffSlotFacts;
+  /** "Any staff": the members who might take the slot, by id; empty when a member is named or the service is unknown. */
+  candidates: BookingCandidate[];
 }
 
 export interface BookingPartyIds {
@@ -48,10 +51,12 @@ interface PartiesRow extends SlotFactsColumns {
   client_id: string | null;
   client_name: string;
   client_email: string | null;
+  candidates: CandidateRow[] | null;
 }
 
 // Scoped to the business on every join: an id of another business's row finds nothing. The slot
-// ends where the service's duration says, so its facts come with the service in the same query.
+// ends where the service's duration says, so its facts come with the service in the same query;
+// for "any staff", so do the candidates' (the slot's local day from the business's time zone).
 const PARTIES = defineStatement<
   [businessId: string, staffId: string | null, serviceId: string, clientId: string | null, startsAt: Date],
   PartiesRow
@@ -68,7 +73,15 @@ SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm
          start: '$5::timestamptz',
          end: "$5::timestamptz + v.duration_min * interval '1 minute'",
          replacingId: 'NULL',
-       })}
+       })},
+       CASE WHEN $2::uuid IS NULL AND v.id IS NOT NULL THEN ${candidatesJson({
+         businessId: '$1',
+         serviceId: 'v.id',
+         start: '$5::timestamptz',
+         end: "$5::timestamptz + v.duration_min * interval '1 minute'",
+         dayStart: "date_trunc('day', $5::timestamptz AT TIME ZONE b.timezone) AT TIME ZONE b.timezone",
+         dayEnd: "(date_trunc('day', $5::timestamptz AT TIME ZONE b.timezone) + interval '1 day') AT TIME ZONE b.timezone",
+       })} END AS candidates
   FROM businesses b
   LEFT JOIN staff s ON s.business_id = b.id AND s.id = $2
   LEFT JOIN services v ON v.business_id = b.id AND v.id = $3
@@ -77,8 +90,9 @@ SELECT b.name AS business_name, b.timezone, b.locale, b.currency, b.auto_confirm
 });
 
 /**
- * The business, staff member, service and client of a booking, and the staff member's slot facts,
- * in one round trip: every booking needs them all before it can decide anything.
+ * The business, staff member, service and client of a booking, and the staff member's slot facts
+ * (or, for "any staff", every candidate's), in one round trip: every booking needs them all
+ * before it can decide anything.
  */
 const NO_FACTS: SlotFactsColumns = { working_hours: [], service_ids: [], appointments: [], blocks: [] };
 
@@ -88,7 +102,7 @@ export class BookingPartiesRepository {
 
   async load(businessId: string, ids: BookingPartyIds, startsAt: Date): Promise<BookingParties> {
     const row = await this.database.maybeOne(PARTIES, [businessId, ids.staffId, ids.serviceId, ids.clientId, startsAt]);
-    if (!row) return { business: null, staff: null, service: null, client: null, slotFacts: slotFactsOf(NO_FACTS) };
+    if (!row) return { business: null, staff: null, service: null, client: null, slotFacts: slotFactsOf(NO_FACTS), candidates: [] };
     return {
       business: {
         name: row.business_name,
@@ -111,6 +125,7 @@ export class BookingPartiesRepository {
             },
       client: row.client_id === null ? null : { id: row.client_id, name: row.client_name, email: row.client_email },
       slotFacts: slotFactsOf(row),
+      candidates: (row.candidates ?? []).map(candidateOf),
     };
   }
 }

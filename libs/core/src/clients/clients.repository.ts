@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import { defineStatement, type BoundStatement, type Statement, type StatementParams } from '#database/statement.js';
+import { clientExists } from './client-exists.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
-import { DomainError } from '../errors/domain-error.js';
 import type { EpochMicros } from '../pagination/epoch-micros.js';
 import type { PageRequest, PositionedRow } from '../pagination/page.js';
 import { pageStart, type PageStart } from '../pagination/page-start.js';
@@ -144,14 +144,7 @@ export class ClientsRepository {
         client.updatedAt,
       ]);
     } catch (error) {
-      const constraint = violatedConstraint(error);
-      if (constraint === 'clients_business_phone_key') {
-        throw new DomainError('CLIENT_EXISTS', `A client with the phone ${client.phone} already exists.`);
-      }
-      if (constraint === 'clients_business_email_key') {
-        throw new DomainError('CLIENT_EXISTS', `A client with the e-mail ${client.email} already exists.`);
-      }
-      throw error;
+      throw clientExists(violatedConstraint(error), client) ?? error;
     }
   }
 

@@ -57,7 +57,9 @@ const WAIT_FOR_LOCK = defineStatement<[lockName: string]>({
   text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
 });
 
-const INSERT_RECORD = defineStatement<
+// Sent with the COMMIT of the write it records (Database.atCommit): the response is known only
+// once the write is done, and nothing reads this statement's result.
+const INSERT_RECORD = defineBatch<
   [
     id: string,
     apiKeyId: string,
@@ -68,7 +70,8 @@ const INSERT_RECORD = defineStatement<
     responseContentType: string,
     createdAt: Date,
     expiresAt: Date,
-  ]
+  ],
+  []
 >({
   name: 'insert_idempotency_record',
   text: `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body,
@@ -115,8 +118,9 @@ export class IdempotencyRepository {
     await this.database.execute(ROLLBACK_TO_SAVEPOINT, []);
   }
 
-  async insert(record: IdempotencyRecordEntity): Promise<void> {
-    await this.database.execute(INSERT_RECORD, [
+  /** Stores the record in the COMMIT round trip of the ambient transaction (it fails the commit if it fails). */
+  storeAtCommit(record: IdempotencyRecordEntity): void {
+    this.database.atCommit(INSERT_RECORD, [
       record.id,
       record.apiKeyId,
       record.idempotencyKey,

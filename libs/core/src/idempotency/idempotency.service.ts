@@ -105,7 +105,7 @@ export class IdempotencyService {
       if (!outcome.keepWrites) await this.records.undoWrite();
 
       const now = new Date();
-      await this.records.insert(
+      this.records.storeAtCommit(
         Object.assign(new IdempotencyRecordEntity(), {
           id: newId(),
           apiKeyId: request.apiKeyId,

@@ -1,53 +1,55 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import type { AppointmentEntity } from '#database/entities/appointment.entity.js';
-import { OutboundEmailEntity, type OutboundEmailKind } from '#database/entities/outbound-email.entity.js';
+import type { NoticeEmails } from '#database/entities/notice.entity.js';
+import { OutboundEmailEntity } from '#database/entities/outbound-email.entity.js';
 import { newId } from '#database/new-id.js';
-import { AppointmentsRepository } from '../appointments/appointments.repository.js';
-import { composeAppointmentEmails, type AppointmentEmailFacts } from './appointment-emails.js';
+import { AppointmentEmailFactsRepository } from './appointment-email-facts.repository.js';
+import { composeAppointmentEmails } from './appointment-emails.js';
 import { OutboundEmailsRepository } from './outbound-emails.repository.js';
 
-export interface AppointmentChange {
-  kind: OutboundEmailKind;
-  business: AppointmentEmailFacts['business'];
+/** A relayed notice of an appointment change, and the e-mails it names. */
+export interface AppointmentChangeNotice {
   /** The appointment as it is after the change (for a reschedule, the new one). */
-  appointment: AppointmentEntity;
-  staffName: string;
-  client: AppointmentEmailFacts['client'];
-  /** The start before a reschedule. */
-  previousStartsAt?: Date;
+  appointmentId: string;
+  emails: NoticeEmails;
 }
 
 /**
- * Queues the e-mails of an appointment change as outbox rows of the change's own transaction
- * (docs/design-record.md#d10): they exist if and only if the change commits, and the worker sends them afterwards, so a
- * mail failure never fails or undoes the write.
+ * Writes the e-mails of appointment changes from their notices, in the worker, as the relay takes
+ * the notices out of the outbox (docs/design-record.md#d10, docs/design-record.md#write-path): the rows are committed with the relay's
+ * transaction and sent by the e-mail relay and queue, so a mail failure never touches the change,
+ * and the API renders no e-mail. Texts and invitations say what the change made of the
+ * appointment (its kind and status travel with the notice) and name the parties as they are when
+ * the notice is relayed, a moment later.
  */
 @Injectable()
 export class AppointmentEmailOutboxService {
   constructor(
     private readonly config: AppConfig,
-    private readonly appointments: AppointmentsRepository,
+    private readonly facts: AppointmentEmailFactsRepository,
     private readonly emails: OutboundEmailsRepository,
   ) {}
 
-  async queue(change: AppointmentChange): Promise<void> {
-    const { appointment } = change;
-    // An appointment that was never rescheduled (every new booking) is a chain of its own: no
-    // round trip to the database for what is already known.
-    const chain =
-      appointment.rescheduledFromId === null
-        ? { originId: appointment.id, depth: 0 }
-        : await this.appointments.rescheduleChain(appointment.businessId, appointment.id);
-    const composed = composeAppointmentEmails({ ...change, chain, mailFrom: this.config.MAIL_FROM });
+  /** Writes the e-mails of these changes, in one read and one insert; returns how many. */
+  async writeFor(changes: readonly AppointmentChangeNotice[]): Promise<number> {
+    if (changes.length === 0) return 0;
+    const facts = await this.facts.load([...new Set(changes.map((change) => change.appointmentId))]);
     const now = new Date();
-    await this.emails.insert(
-      composed.map((email) =>
+    const rows = changes.flatMap((change) => {
+      const stored = facts.get(change.appointmentId);
+      if (!stored) return [];
+      const { appointment } = stored;
+      return composeAppointmentEmails({
+        ...stored,
+        kind: change.emails.kind,
+        appointment: { ...appointment, status: change.emails.status },
+        mailFrom: this.config.MAIL_FROM,
+      }).map((email) =>
         Object.assign(new OutboundEmailEntity(), {
           id: newId(),
           businessId: appointment.businessId,
           appointmentId: appointment.id,
-          kind: change.kind,
+          kind: change.emails.kind,
           ...email,
           calendar: null,
           createdAt: now,
@@ -56,7 +58,9 @@ export class AppointmentEmailOutboxService {
           attempts: 0,
           lastError: null,
         }),
-      ),
-    );
+      );
+    });
+    await this.emails.insert(rows);
+    return rows.length;
   }
 }

@@ -2,9 +2,16 @@ import type { AppointmentEntity } from '#database/entities/appointment.entity.js
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { CalendarEventData, CalendarMethod, EmailAudience, OutboundEmailKind } from '#database/entities/outbound-email.entity.js';
-import type { RescheduleChain } from '../appointments/appointments.repository.js';
 import { emailTextsFor, type EmailTextParams } from './email-texts.js';
 import { localDateTime } from './local-date-time.js';
+
+/** Where an appointment sits in its chain of reschedules. */
+export interface RescheduleChain {
+  /** The first appointment of the chain (itself when never rescheduled). */
+  originId: string;
+  /** How many reschedules led to this appointment. */
+  depth: number;
+}
 
 /** Used when a business has no locale of its own. */
 export const DEFAULT_EMAIL_LOCALE = 'en';

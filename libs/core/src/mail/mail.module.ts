@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AppointmentsModule } from '../appointments/appointments.module.js';
+import { AppointmentEmailFactsRepository } from './appointment-email-facts.repository.js';
 import { AppointmentEmailOutboxService } from './appointment-email-outbox.service.js';
 import { OutboundEmailsRepository } from './outbound-emails.repository.js';
 
 @Module({
-  imports: [AppointmentsModule],
-  providers: [OutboundEmailsRepository, AppointmentEmailOutboxService],
+  providers: [OutboundEmailsRepository, AppointmentEmailFactsRepository, AppointmentEmailOutboxService],
   exports: [OutboundEmailsRepository, AppointmentEmailOutboxService],
 })
 export class MailModule {}

@@ -3,20 +3,25 @@ import { Database } from '#database/database.js';
 import type { NoticeEntity } from '#database/entities/notice.entity.js';
 import { inBatches } from '#database/in-batches.js';
 import { defineStatement } from '#database/statement.js';
-import { checkNoticeBody, type NoticeBody } from './notice-body.js';
+import type { NoticeEmails } from '#database/entities/notice.entity.js';
+import type { NoticeBody } from './notice-body.js';
+import { noticeRow } from './notice-row.js';
 import { NOTICE_CHANNEL } from './notice-channel.js';
 import { RelayWakeup } from './relay-wakeup.js';
 
-/** A notice the relay has claimed: what it needs to find the subscribed endpoints. */
+/** A notice the relay has claimed: what it needs to find the subscribed endpoints and to write its e-mails. */
 export interface ClaimedNotice {
   id: string;
   businessId: string;
   type: string;
+  /** The appointment (or other subject) it reports. */
+  subjectId: string;
+  emails: NoticeEmails | null;
 }
 
-const INSERT_NOTICE = defineStatement<[id: string, businessId: string, type: string, payload: string]>({
+const INSERT_NOTICE = defineStatement<[id: string, businessId: string, type: string, payload: string, emails: string | null]>({
   name: 'insert_notice',
-  text: 'INSERT INTO notices (id, business_id, type, payload) VALUES ($1, $2, $3, $4::jsonb)',
+  text: 'INSERT INTO notices (id, business_id, type, payload, emails) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)',
 });
 
 const NOTIFY_WORKER = defineStatement<[channel: string, payload: string]>({
@@ -28,7 +33,7 @@ const NOTIFY_WORKER = defineStatement<[channel: string, payload: string]>({
 // in parallel and never the same notice twice. Across businesses: the relay serves them all.
 const CLAIM_UNRELAYED = defineStatement<[limit: number], ClaimedNotice>({
   name: 'claim_unrelayed_notices',
-  text: `SELECT id, business_id AS "businessId", type FROM notices
+  text: `SELECT id, business_id AS "businessId", type, payload->'data'->>'id' AS "subjectId", emails FROM notices
  WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
 });
 
@@ -57,13 +62,25 @@ export class NoticesRepository {
 
   /**
    * Records a notice in the outbox; call it inside the transaction of the change it reports.
-   * The body must be exactly docs/design-record.md#d9's (checkNoticeBody throws otherwise, failing the write). The relay
-   * is woken once the transaction commits (RelayWakeup: not by a NOTIFY inside it), or at once
-   * when there is no transaction.
+   * The body must be exactly docs/design-record.md#d9's (checkNoticeBody throws otherwise, failing the write). An
+   * appointment change names its e-mails, which the worker writes when it relays the notice. The
+   * relay is woken once the transaction commits (RelayWakeup: not by a NOTIFY inside it), or at
+   * once when there is no transaction.
    */
-  async record(businessId: string, body: NoticeBody): Promise<void> {
-    const payload = checkNoticeBody(body);
-    await this.database.execute(INSERT_NOTICE, [payload.id, businessId, payload.type, JSON.stringify(payload)]);
+  async record(businessId: string, body: NoticeBody, emails: NoticeEmails | null = null): Promise<void> {
+    const row = noticeRow(businessId, body, emails);
+    await this.database.execute(INSERT_NOTICE, [
+      row.id,
+      businessId,
+      row.type,
+      JSON.stringify(row.payload),
+      emails && JSON.stringify(emails),
+    ]);
+    this.wakeRelayAfterCommit();
+  }
+
+  /** For a statement that writes notice rows (noticeRow) with its change: wakes the relay once it commits. */
+  wakeRelayAfterCommit(): void {
     this.database.afterCommit(() => this.wakeup.request());
   }
 

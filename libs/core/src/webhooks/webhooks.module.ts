@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BusinessesModule } from '../businesses/businesses.module.js';
 import { CLOCK, SYSTEM_CLOCK } from '../clock/clock.js';
+import { MailModule } from '../mail/mail.module.js';
 import { NoticesModule } from '../notices/notices.module.js';
 import { PaginationModule } from '../pagination/pagination.module.js';
 import { systemLookup } from './delivery-target.js';
@@ -17,7 +18,7 @@ import { WebhookTestPingService } from './webhook-test-ping.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
-  imports: [BusinessesModule, NoticesModule, PaginationModule],
+  imports: [BusinessesModule, MailModule, NoticesModule, PaginationModule],
   providers: [
     { provide: HOST_LOOKUP, useValue: systemLookup },
     { provide: CLOCK, useValue: SYSTEM_CLOCK },

@@ -1,5 +1,17 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { BusinessEntity } from './business.entity.js';
+import type { AppointmentStatus } from './appointment.entity.js';
+import type { OutboundEmailKind } from './outbound-email.entity.js';
+
+/**
+ * What the worker needs, beyond the rows, to write an appointment change's e-mails: which change
+ * it was and the appointment's status right after it (a booking's e-mail says whether it waits
+ * for confirmation, whatever happened to the appointment since).
+ */
+export interface NoticeEmails {
+  kind: OutboundEmailKind;
+  status: AppointmentStatus;
+}
 
 /** The transactional outbox: one row per change notice, committed with the change itself. */
 @Entity({ name: 'notices' })
@@ -25,6 +37,13 @@ export class NoticeEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
+
+  /**
+   * The e-mails the worker writes for this change when it relays it (docs/design-record.md#write-path); null when it
+   * has none, and on rows from before 1.3.0's one outbox, whose e-mails were written with them.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  emails: NoticeEmails | null;
 
   /** When the relay handed it to the queue; null while waiting in the outbox. */
   @Column({ name: 'relayed_at', type: 'timestamptz', nullable: true })

@@ -39,6 +39,11 @@ export class EmailRelay implements OnApplicationBootstrap, OnModuleDestroy {
     this.loop.start();
   }
 
+  /** Looks at the outbox now: the notice relay has just written e-mails. */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Before the database and the queues close (their shutdown hooks run after this). */
   onModuleDestroy(): Promise<void> {
     return this.loop.stop();

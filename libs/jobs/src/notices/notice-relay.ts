@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { AppConfig } from '#config/app-config.js';
 import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
 import { JobQueues } from '../job-queues.js';
+import { EmailRelay } from '../mail/email-relay.js';
 import { PollingLoop } from '../polling-loop.js';
 import { NoticeListener } from './notice-listener.js';
 import { noticeDeliveryJobs } from './notice-delivery-jobs.js';
@@ -11,7 +12,7 @@ export const RELAY_BATCH = 100;
 
 /**
  * The outbox relay (docs/design-record.md#d9): moves recorded notices to the notices queue, one delivery per subscribed
- * endpoint. It looks at the outbox when a NOTIFY says a notice was committed, and at least every
+ * endpoint, and writes the e-mails of appointment changes (handed to the e-mail relay at once). It looks at the outbox when a NOTIFY says a notice was committed, and at least every
  * NOTICE_RELAY_POLL_MS (≤ 1 s) whatever happens to the notifications. Nothing is lost at any
  * crash point: claiming, creating the deliveries and marking the notices relayed commit together,
  * and deliveries committed but not queued are queued by the DeliverySweep.
@@ -26,6 +27,7 @@ export class NoticeRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly relay: NoticeRelayService,
     private readonly queues: JobQueues,
     private readonly listener: NoticeListener,
+    private readonly emailRelay: EmailRelay,
   ) {
     this.loop = new PollingLoop({
       what: 'Notice relay',
@@ -48,6 +50,7 @@ export class NoticeRelay implements OnApplicationBootstrap, OnModuleDestroy {
   /** Relays one batch: returns how many notices it took out of the outbox. */
   async relayOnce(): Promise<number> {
     const batch = await this.relay.relayBatch(RELAY_BATCH);
+    if (batch.emails > 0) this.emailRelay.wake();
     try {
       await this.queues.notices.add(noticeDeliveryJobs(batch.deliveries));
     } catch (error) {
