@@ -8,13 +8,13 @@ import type { ApiRequest } from '../http/api-request.js';
 const unlogged = (url: string): boolean => url.startsWith('/health') || url === '/metrics';
 
 /**
- * The request's logger and its one line (docs/design-record.md#d1, "Request logging"), as
- * pino-http wrote them, for less work per request: pino-http made three child loggers and
- * serialised the request up front, on every request, whether or not the line would be written.
- * Here a request gets one child (its `requestId`, on every line logged while it runs: nestjs-pino,
- * in `useExisting` mode, binds `req.log` for the request) and, only when `info` is enabled, the
- * completion line: the request (through the root logger's serializers), the key's prefix and
- * business once the key guard has run, then the status and the response time.
+ * The request's logger and its one line (README "Logs"; docs/design-record.md#per-request-cost).
+ * Made here rather than by pino-http, which built three child loggers and serialised the request
+ * on every request, even when no line would be written. A request gets one child (its
+ * `requestId`, carried by every line logged while it runs: nestjs-pino, in `useExisting` mode,
+ * binds `req.log` to the request); the line itself is built only when `info` is enabled, once the
+ * response ends: the request (through the root logger's serializers), the key's prefix and
+ * business once the key guard has run, the status and the response time.
  */
 @Injectable()
 export class RequestLogging {
