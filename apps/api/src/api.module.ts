@@ -30,6 +30,7 @@ import { ScopeGuard } from './auth/scope.guard.js';
 import { DocsController } from './docs/docs.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { loggerParams } from './logging/logger-params.js';
+import { RequestLogging } from './logging/request-log.middleware.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { MetricsServer } from './metrics/metrics-server.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
@@ -110,6 +111,7 @@ export class ApiModule {
         ApiRateLimiter,
         FailedAuthenticationLimiter,
         HttpMetrics,
+        RequestLogging,
         MetricsServer,
         OutboxMetrics,
         NoticePipelineMetricsRepository,

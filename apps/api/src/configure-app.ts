@@ -6,9 +6,11 @@ import { BullmqDriver } from '#jobs/drivers/bullmq/bullmq-driver.js';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
+import { RequestLogging } from './logging/request-log.middleware.js';
 import { jsonBodyMiddleware } from './http/json-body.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
 import { securityHeadersMiddleware } from './http/security-headers.js';
+import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
 
 export { API_PREFIX };
@@ -25,9 +27,11 @@ export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  app.set('etag', weakEtag);
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).
   app.set('trust proxy', app.get(AppConfig).TRUSTED_PROXIES);
   app.use(requestIdMiddleware);
+  app.use(app.get(RequestLogging).middleware);
   app.use(securityHeadersMiddleware);
   app.use(app.get(HttpMetrics).middleware);
   // Off unless configured: without the token the path is an unknown route (404). Mounted before

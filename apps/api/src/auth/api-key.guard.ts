@@ -23,18 +23,17 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
-    const address = clientAddress(req);
     const key = presentedKey(req);
     // Only a key the cache cannot answer costs a database lookup: an address that has used up its
-    // failures is refused before it.
+    // failures is refused before it. The address is worked out only when it is needed.
     const authenticated = key
       ? await this.keys.authenticate(key, async () => {
-          const open = await this.failures.isOpen(address);
+          const open = await this.failures.isOpen(clientAddress(req));
           if (!open.allowed) this.refuseFlood(open);
         })
       : null;
     if (!authenticated) {
-      const recorded = await this.failures.recordFailure(address);
+      const recorded = await this.failures.recordFailure(clientAddress(req));
       if (!recorded.allowed) this.refuseFlood(recorded);
       throw new DomainError('API_KEY_INVALID', INVALID);
     }

@@ -1,4 +1,4 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Observable } from 'rxjs';
 import { DomainError, validationFailed } from '#core/errors/domain-error.js';
@@ -26,12 +26,31 @@ export class OperationInputInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const operation = operationOf(this.reflector, context);
-    if (!operation) throw new Error('OperationInputInterceptor serves only routes declared with @Operation');
-    const req = context.switchToHttp().getRequest<ApiRequest>();
-    req.operationInput = inputOf(operation, req);
+    checkInput(this.reflector, context);
     return next.handle();
   }
+}
+
+/**
+ * The same check for an operation without an idempotency record to run inside: a route guard,
+ * which Nest runs after the global guards (so still after the scope), and which spares the
+ * route the Observable chain that any interceptor puts around every request (docs/design-record.md#d2).
+ */
+@Injectable()
+export class OperationInputGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    checkInput(this.reflector, context);
+    return true;
+  }
+}
+
+function checkInput(reflector: Reflector, context: ExecutionContext): void {
+  const operation = operationOf(reflector, context);
+  if (!operation) throw new Error('The input check serves only routes declared with @Operation');
+  const req = context.switchToHttp().getRequest<ApiRequest>();
+  req.operationInput = inputOf(operation, req);
 }
 
 function inputOf(operation: OperationFacts, req: ApiRequest): OperationInput {

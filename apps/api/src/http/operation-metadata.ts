@@ -8,9 +8,18 @@ export const OPERATION_ID = 'contractOperationId';
 
 /** The operation a handler serves; undefined for routes outside the contract (documents, health). */
 export function operationOf(reflector: Reflector, context: ExecutionContext): OperationFacts | undefined {
-  const id = reflector.get<string | undefined>(OPERATION_ID, context.getHandler());
-  return id === undefined ? undefined : SERVED_OPERATIONS.get(id);
+  const handler = context.getHandler();
+  // Read once per handler (its metadata is fixed once mounted); null: a route outside the contract.
+  let facts = operations.get(handler);
+  if (facts === undefined) {
+    const id = reflector.get<string | undefined>(OPERATION_ID, handler);
+    facts = (id === undefined ? undefined : SERVED_OPERATIONS.get(id)) ?? null;
+    operations.set(handler, facts);
+  }
+  return facts ?? undefined;
 }
+
+const operations = new WeakMap<object, OperationFacts | null>();
 
 /** Whether a request of the operation has anything to check before its handler runs. */
 export const takesInput = (facts: OperationFacts): boolean =>

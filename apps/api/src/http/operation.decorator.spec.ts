@@ -1,9 +1,9 @@
 import { RequestMethod } from '@nestjs/common';
-import { HTTP_CODE_METADATA, INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { GUARDS_METADATA, HTTP_CODE_METADATA, INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { OPERATIONS, type OperationId } from '#contract/generated/operations.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { Operation } from './operation.decorator.js';
-import { OperationInputInterceptor } from './operation-input.interceptor.js';
+import { OperationInputGuard, OperationInputInterceptor } from './operation-input.interceptor.js';
 import { OPERATION_ID } from './operation-metadata.js';
 
 /** A handler as a controller would declare it, decorated with @Operation(operationId) only. */
@@ -21,13 +21,14 @@ describe('@Operation', () => {
     const facts = OPERATIONS[operationId];
     const handler = decorated(operationId);
     const interceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? []) as unknown[];
+    const guards = (Reflect.getMetadata(GUARDS_METADATA, handler) ?? []) as unknown[];
     expect({
       method: Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod,
       path: Reflect.getMetadata(PATH_METADATA, handler) as string,
       status: Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number,
       operation: Reflect.getMetadata(OPERATION_ID, handler) as string,
       idempotent: interceptors.includes(IdempotencyInterceptor),
-      checksInput: interceptors.includes(OperationInputInterceptor),
+      checksInput: facts.idempotent ? interceptors.includes(OperationInputInterceptor) : guards.includes(OperationInputGuard),
     }).toEqual({
       method: RequestMethod[facts.method.toUpperCase() as keyof typeof RequestMethod],
       path: facts.routePath,
@@ -45,5 +46,11 @@ describe('@Operation', () => {
 
   it('leaves a read without input free of interceptors', () => {
     expect(Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('getMe'))).toBeUndefined();
+    expect(Reflect.getMetadata(GUARDS_METADATA, decorated('getMe'))).toBeUndefined();
+  });
+
+  it('checks the input of an operation without an idempotency record by a guard, not an interceptor', () => {
+    expect(Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('getAppointment'))).toBeUndefined();
+    expect(Reflect.getMetadata(GUARDS_METADATA, decorated('getAppointment'))).toEqual([OperationInputGuard]);
   });
 });

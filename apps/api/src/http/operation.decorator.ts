@@ -1,8 +1,8 @@
-import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { OperationFacts } from '#contract/generated/operations.js';
 import { SERVED_OPERATIONS } from '#contract/served-contract.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
-import { OperationInputInterceptor, requestValidator } from './operation-input.interceptor.js';
+import { OperationInputGuard, OperationInputInterceptor, requestValidator } from './operation-input.interceptor.js';
 import { OPERATION_ID, takesInput } from './operation-metadata.js';
 
 const METHODS: Record<OperationFacts['method'], RequestMethod> = {
@@ -30,12 +30,15 @@ export function Operation(operationId: string): MethodDecorator {
   }
   // Compiled now, at start, rather than on the first request.
   if (takesInput(facts)) requestValidator.assertOperation(operationId);
-  // The idempotency record is opened first, so an invalid input is checked inside it (and not stored).
-  const interceptors = [...(facts.idempotent ? [IdempotencyInterceptor] : []), ...(takesInput(facts) ? [OperationInputInterceptor] : [])];
+  // The idempotency record is opened first, so an invalid input is checked inside it (and not
+  // stored). Without a record the input is checked by a route guard, after the global ones.
+  const interceptors = facts.idempotent ? [IdempotencyInterceptor, ...(takesInput(facts) ? [OperationInputInterceptor] : [])] : [];
+  const checksInputAsGuard = !facts.idempotent && takesInput(facts);
   return applyDecorators(
     RequestMapping({ path: facts.routePath, method: METHODS[facts.method] }),
     HttpCode(facts.successStatus),
     SetMetadata(OPERATION_ID, operationId),
     ...(interceptors.length > 0 ? [UseInterceptors(...interceptors)] : []),
+    ...(checksInputAsGuard ? [UseGuards(OperationInputGuard)] : []),
   );
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import type { RateLimitPolicy } from './rate-limit.types.js';
 
@@ -76,6 +77,54 @@ describe('InMemoryRateLimiter', () => {
     limiter.consume('active');
 
     expect(limiter.size).toBe(1);
+  });
+
+  it('decides and forgets exactly as a sweep from the least recently seen subject on every call would', () => {
+    // The sweep of every call, as it was written before it learnt to skip a front still live.
+    class EverySweep {
+      private readonly logs = new Map<string, number[]>();
+      constructor(private readonly maxSubjects: number) {}
+      consume(subject: string): boolean {
+        const log = this.logs.get(subject) ?? [];
+        this.logs.delete(subject);
+        while (log.length > 0 && log[0] <= now - 10_000) log.shift();
+        for (const [other, entries] of this.logs) {
+          if (entries.length > 0 && entries[entries.length - 1] > now - 10_000) break;
+          this.logs.delete(other);
+        }
+        for (const other of this.logs.keys()) {
+          if (this.logs.size < this.maxSubjects) break;
+          this.logs.delete(other);
+        }
+        this.logs.set(subject, log);
+        const allowed = log.length < 3;
+        if (allowed) log.push(now);
+        return allowed;
+      }
+      get size(): number {
+        return this.logs.size;
+      }
+    }
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 6 }),
+        fc.array(fc.record({ subject: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), wait: fc.integer({ min: 0, max: 6_000 }) }), {
+          maxLength: 200,
+        }),
+        (maxSubjects, calls) => {
+          now = 1_000_000;
+          const limiter = new InMemoryRateLimiter(policy, { clock, maxSubjects });
+          const reference = new EverySweep(maxSubjects);
+          for (const { subject, wait } of calls) {
+            now += wait;
+            const decision = limiter.consume(subject);
+            expect(decision.allowed).toBe(reference.consume(subject));
+            expect(limiter.size).toBe(reference.size);
+          }
+        },
+      ),
+      { seed: 1795, numRuns: 300 },
+    );
   });
 
   it('never tracks more than maxSubjects, dropping the least recently seen', () => {

@@ -81,6 +81,7 @@ export class InMemoryRateLimiter {
   private touch(subject: string, now: number): number[] {
     const log = this.logs.get(subject) ?? [];
     this.logs.delete(subject);
+    if (subject === this.front) this.frontLiveUntil = Number.NEGATIVE_INFINITY;
     this.prune(log, now);
     this.evictIdle(now);
     this.logs.set(subject, log);
@@ -99,19 +100,36 @@ export class InMemoryRateLimiter {
   }
 
   /**
+   * The least recently seen subject, where the last sweep stopped, and until when its newest entry
+   * keeps it: before then a sweep would stop at it again. Starting an iteration of the map is not
+   * O(1): it steps over every entry deleted since the map was last rehashed, and touch deletes one
+   * on every call, so sweeping on every call cost a few µs per request (docs/design-record.md#d11).
+   */
+  private front: string | undefined;
+  private frontLiveUntil = Number.NEGATIVE_INFINITY;
+
+  /**
    * Drops subjects from the least-recently-seen end while their newest entry has expired; stops at
    * the first live one so each call stays O(1) amortised. Then enforces the hard ceiling, which only
    * makes a forgotten subject's limit more lenient, never stricter.
    */
   private evictIdle(now: number): void {
-    const cutoff = now - this.windowMs;
-    for (const [subject, log] of this.logs) {
-      const newest = log.at(-1);
-      if (newest !== undefined && newest > cutoff) {
-        break;
+    if (now >= this.frontLiveUntil) {
+      const cutoff = now - this.windowMs;
+      this.front = undefined;
+      this.frontLiveUntil = Number.NEGATIVE_INFINITY;
+      for (const [subject, log] of this.logs) {
+        const newest = log.at(-1);
+        if (newest !== undefined && newest > cutoff) {
+          this.front = subject;
+          this.frontLiveUntil = newest + this.windowMs;
+          break;
+        }
+        this.logs.delete(subject);
       }
-      this.logs.delete(subject);
     }
+    if (this.logs.size < this.maxSubjects) return;
+    this.frontLiveUntil = Number.NEGATIVE_INFINITY;
     for (const subject of this.logs.keys()) {
       if (this.logs.size < this.maxSubjects) {
         break;
