@@ -110,7 +110,7 @@ describe('the round trips of a booking', () => {
       ),
     );
     expect(trips).toEqual([
-      'BEGIN; SELECT pg_try_advisory_xact_lock',
+      'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_try_advisory_xact_lock',
       'booking_parties',
       'book_appointment',
       'INSERT INTO idempotency_records',
