@@ -51,7 +51,7 @@ async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips
           ? statement.replace(/\(.*$/s, '').replace(/\s+/g, ' ').trim()
           : ((statement as { name?: string }).name ?? '?').replace(/_[0-9a-f]{8}_\d+$/, ''),
     }));
-    const booking = sent.find((trip) => trip.name === 'book_appointment')?.connection;
+    const booking = sent.find((trip) => trip.name === 'insert_appointment')?.connection;
     return {
       result,
       trips: sent.filter((trip) => trip.connection === booking && trip.name !== 'wake_notice_relay').map((trip) => trip.name),
@@ -85,7 +85,7 @@ describe('the round trips of a booking', () => {
         client: { id: salon.clients.joao },
       }),
     );
-    expect(trips).toEqual(['BEGIN', 'booking_parties', 'book_appointment', 'COMMIT']);
+    expect(trips).toEqual(['BEGIN', 'booking_parties', 'insert_appointment', 'COMMIT']);
   });
 
   it('books "any staff" in 4 as well: the candidates come with the facts, and a member taken meanwhile costs no savepoint', async () => {
@@ -94,7 +94,7 @@ describe('the round trips of a booking', () => {
     const { result, trips } = await roundTrips(() =>
       bookings.book(ref(), { serviceId: salon.services.cut, startAt, client: { id: salon.clients.joao } }),
     );
-    expect(trips).toEqual(['BEGIN', 'booking_parties', 'book_appointment', 'COMMIT']);
+    expect(trips).toEqual(['BEGIN', 'booking_parties', 'insert_appointment', 'COMMIT']);
     expect([salon.staff.ana, salon.staff.rui]).toContain(result.staff.id);
   });
 
@@ -112,7 +112,7 @@ describe('the round trips of a booking', () => {
     expect(trips).toEqual([
       'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_try_advisory_xact_lock',
       'booking_parties',
-      'book_appointment',
+      'insert_appointment',
       'INSERT INTO idempotency_records',
     ]);
     const view = JSON.parse(result.response.body) as { id: string; client: { id: string } };

@@ -9,12 +9,11 @@ import { AppointmentStatusService } from './appointment-status.service.js';
 import { AppointmentWritesService } from './appointment-writes.service.js';
 import { AppointmentsModule } from './appointments.module.js';
 import { BookingPartiesRepository } from './booking-parties.repository.js';
-import { BookingWriteRepository } from './booking-write.repository.js';
 
 /** Booking, reschedule and cancel (the API), and the dashboard's status changes (the admin). */
 @Module({
   imports: [AppointmentsModule, AvailabilityModule, BusinessesModule, ClientsModule, NoticesModule, ServicesModule, StaffModule],
-  providers: [AppointmentWritesService, AppointmentStatusService, BookingPartiesRepository, BookingWriteRepository],
+  providers: [AppointmentWritesService, AppointmentStatusService, BookingPartiesRepository],
   exports: [AppointmentWritesService, AppointmentStatusService],
 })
 export class AppointmentWritesModule {}

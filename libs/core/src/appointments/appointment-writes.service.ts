@@ -17,11 +17,10 @@ import { StaffRepository } from '../staff/staff.repository.js';
 import { isActive } from './appointment-transitions.js';
 import type { AppointmentView } from './appointment-view.js';
 import { appointmentViewOf } from './appointment-view-of.js';
-import { AppointmentsRepository } from './appointments.repository.js';
+import { AppointmentsRepository, slotTaken } from './appointments.repository.js';
 import { newAppointmentRow, termsOf } from './new-appointment-row.js';
 import { anyStaffOrder } from './any-staff-order.js';
 import type { BookingCandidate } from './booking-candidates.js';
-import { BookingWriteRepository } from './booking-write.repository.js';
 import { BookingPartiesRepository, type BookingService, type BookingStaff } from './booking-parties.repository.js';
 import { parseStartInstant } from './start-instant.js';
 
@@ -74,7 +73,6 @@ export class AppointmentWritesService {
     private readonly clientsService: ClientsService,
     private readonly availability: SlotAvailabilityService,
     private readonly notices: NoticesRepository,
-    private readonly bookings: BookingWriteRepository,
   ) {}
 
   /**
@@ -83,7 +81,7 @@ export class AppointmentWritesService {
    * of the same slot: SLOT_TAKEN. Without a staff member ("any staff", docs/design-record.md#d16)
    * the members who can take the slot are tried in anyStaffOrder, so a race lost to another
    * booking moves on to the next member instead of refusing. Round trips (docs/design-record.md#write-path): the
-   * facts in one, the whole write in one (BookingWriteRepository), and the transaction's BEGIN
+   * facts in one, the whole write in one (AppointmentsRepository.insertWith), and the transaction's BEGIN
    * and COMMIT; the worker writes the e-mails from the notice.
    */
   async book(ref: BusinessRef, input: NewAppointment): Promise<AppointmentView> {
@@ -147,15 +145,13 @@ export class AppointmentWritesService {
           buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
           { kind: 'APPOINTMENT_BOOKED', status },
         );
-        if (await this.bookings.write({ appointment, appointmentNotices: [notice], newClient })) {
+        if (await this.appointments.insertWith({ appointment, appointmentNotices: [notice], newClient })) {
           return appointmentViewOf(appointment, member, client);
         }
         // The client was written with the first attempt; a later one books for it.
         newClient = null;
       }
-      throw staff
-        ? new DomainError('SLOT_TAKEN', 'The staff member already has an active appointment that overlaps this interval.')
-        : new DomainError('SLOT_TAKEN', 'Every staff member who could take this start was booked meanwhile.');
+      throw staff ? slotTaken() : new DomainError('SLOT_TAKEN', 'Every staff member who could take this start was booked meanwhile.');
     });
   }
 
@@ -221,8 +217,7 @@ export class AppointmentWritesService {
         },
         now,
       );
-      await this.appointments.insert(appointment);
-      await this.notices.record(
+      const notice = noticeRow(
         ref.businessId,
         buildNoticeBody({
           type: 'appointment.rescheduled',
@@ -233,6 +228,7 @@ export class AppointmentWritesService {
         }),
         { kind: 'APPOINTMENT_RESCHEDULED', status: appointment.status },
       );
+      if (!(await this.appointments.insertWith({ appointment, appointmentNotices: [notice], newClient: null }))) throw slotTaken();
       const client = await this.clientOf(appointment);
       return appointmentViewOf(appointment, staff, client);
     });

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { NoticesModule } from '../notices/notices.module.js';
 import { AppointmentsRepository } from './appointments.repository.js';
 
 @Module({
+  imports: [NoticesModule],
   providers: [AppointmentsRepository],
   exports: [AppointmentsRepository],
 })

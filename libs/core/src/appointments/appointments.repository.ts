@@ -1,17 +1,50 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { AppointmentEntity, AppointmentStatus } from '#database/entities/appointment.entity.js';
+import type { ClientEntity } from '#database/entities/client.entity.js';
 import { defineStatement } from '#database/statement.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
+import { clientExists } from '../clients/client-exists.js';
 import { DomainError } from '../errors/domain-error.js';
+import { NoticesRepository } from '../notices/notices.repository.js';
+import type { NoticeRow } from '../notices/notice-row.js';
 import { generateAppointmentCode } from './appointment-code.js';
+
+/** What one insert writes: the appointment, its notices, and the client it creates (a booking's form B). */
+export interface AppointmentInsert {
+  appointment: AppointmentEntity;
+  /** Written only if the appointment is (appointment.created or .rescheduled, with the facts of its e-mails). */
+  appointmentNotices: NoticeRow[];
+  /** The new client and its client.created notice, inserted first; null when the client exists. */
+  newClient: { client: ClientEntity; notice: NoticeRow } | null;
+}
+
+/** An insert the exclusion constraint kept out: the member is booked at that time. */
+export const slotTaken = (): DomainError =>
+  new DomainError('SLOT_TAKEN', 'The staff member already has an active appointment that overlaps this interval.');
 
 /** Draws of a new code after a clash; a second clash in a row is already a one-in-10^12 event. */
 const CODE_ATTEMPTS = 5;
 
-// Every booking and reschedule runs it: plain SQL, since building it through TypeORM's query
-// builder cost more CPU than PostgreSQL spends running it. ON CONFLICT (business_id, code) DO
-// NOTHING: a code clash inserts no row instead of failing, so no savepoint is needed to retry.
+/**
+ * Every appointment insert (a booking, a reschedule, a fixture), one round trip with what goes
+ * with it (docs/design-record.md#write-path): the new client (form B) with its notice, then the appointment, then
+ * its notices, which the worker also writes the e-mails from. Plain SQL: building it through
+ * TypeORM's query builder cost more CPU than PostgreSQL spends running it.
+ *
+ * ON CONFLICT DO NOTHING without a target takes every unique and exclusion constraint as an
+ * arbiter: a slot taken meanwhile (appointments_no_overlap) or a clash of the random code inserts
+ * no appointment, and no notice of it, instead of failing the statement. So the transaction stays
+ * usable and "any staff" tries the next member without a savepoint. The appointment reads
+ * new_client so that the client is inserted first: its clash (CLIENT_EXISTS) fails the statement
+ * before any slot is looked at.
+ *
+ * Two transactions inserting overlapping rows for one staff member at the same moment would each
+ * find the other's row in the exclusion index and wait for it: a deadlock, which PostgreSQL breaks
+ * after a second by failing one of them. The lock on the staff member, taken in the same
+ * statement, makes the second wait for the first to end instead, and then meet its row as a plain
+ * conflict. It is held to the end of the transaction.
+ */
 const INSERT_APPOINTMENT = defineStatement<
   [
     id: string,
@@ -34,25 +67,45 @@ const INSERT_APPOINTMENT = defineStatement<
     cancelledAt: Date | null,
     createdAt: Date,
     updatedAt: Date,
+    newClient: string | null,
+    notices: string,
   ],
-  { id: string }
+  { inserted: boolean }
 >({
   name: 'insert_appointment',
-  // Two transactions inserting overlapping rows for one staff member at the same moment would
-  // each find the other's row in the exclusion index and wait for it: a deadlock, which
-  // PostgreSQL breaks after a second by failing one of them. The lock on the staff member, taken
-  // in the same statement, makes the second wait for the first to end instead, and then meet its
-  // row as a plain conflict (SLOT_TAKEN). It is held to the end of the transaction, or of the
-  // savepoint of an "any staff" attempt that fails.
   text: `
-INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
-                          duration_min, price_cents, currency, source, location_id, rescheduled_from_id, code,
-                          cancellation_reason, cancelled_at, created_at, updated_at)
-SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::uuid, $7::text, $8::timestamptz, $9::timestamptz, $10::int, $11::int,
-       $12::text, $13::text, $14::uuid, $15::uuid, $16::text, $17::text, $18::timestamptz, $19::timestamptz, $20::timestamptz
-  FROM (SELECT pg_advisory_xact_lock(hashtextextended('appointments.staff:' || $3::text, 0))) AS staff_member_serialised
-ON CONFLICT (business_id, code) DO NOTHING
-RETURNING id`,
+WITH new_client AS (
+  INSERT INTO clients (id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at,
+                       notes, created_at, updated_at)
+  SELECT id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at, notes,
+         created_at, updated_at
+    FROM jsonb_populate_record(NULL::clients, $21::jsonb)
+   WHERE $21::jsonb IS NOT NULL
+  RETURNING id
+), appointment AS (
+  INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
+                            duration_min, price_cents, currency, source, location_id, rescheduled_from_id, code,
+                            cancellation_reason, cancelled_at, created_at, updated_at)
+  SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::uuid, $7::text, $8::timestamptz, $9::timestamptz, $10::int,
+         $11::int, $12::text, $13::text, $14::uuid, $15::uuid, $16::text, $17::text, $18::timestamptz, $19::timestamptz,
+         $20::timestamptz
+    FROM (SELECT pg_advisory_xact_lock(hashtextextended('appointments.staff:' || $3::text, 0))) AS staff_member_serialised,
+         (SELECT count(*) FROM new_client) AS client_inserted_first
+  ON CONFLICT DO NOTHING
+  RETURNING id
+), notice AS (
+  INSERT INTO notices (id, business_id, type, payload, emails)
+  SELECT n.id, n.business_id, n.type, n.payload, n.emails
+    FROM jsonb_array_elements($22::jsonb) AS e, jsonb_populate_record(NULL::notices, e) AS n
+   WHERE CASE e->>'after' WHEN 'client' THEN EXISTS (SELECT FROM new_client) ELSE EXISTS (SELECT FROM appointment) END
+)
+SELECT EXISTS (SELECT FROM appointment) AS inserted`,
+});
+
+// Asked only when an insert wrote no appointment: a code clash (draw again) or the slot taken.
+const CODE_TAKEN = defineStatement<[businessId: string, code: string], { taken: boolean }>({
+  name: 'appointment_code_taken',
+  text: 'SELECT EXISTS (SELECT FROM appointments WHERE business_id = $1 AND code = $2) AS taken',
 });
 
 /**
@@ -84,19 +137,39 @@ const CANCEL = defineStatement<[businessId: string, id: string, reason: string, 
 
 @Injectable()
 export class AppointmentsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly notices: NoticesRepository,
+  ) {}
 
   /**
-   * Inserts an appointment. The exclusion constraint appointments_no_overlap is what guarantees
-   * no double booking under concurrency; its violation is SLOT_TAKEN (and, like any failed
-   * statement, leaves the caller's transaction to be rolled back). On a clash of the random code
-   * (appointments_code_key) the appointment gets a new code and is inserted again.
+   * Inserts an appointment; SLOT_TAKEN when the exclusion constraint appointments_no_overlap (what
+   * guarantees no double booking under concurrency) keeps it out.
    */
   async insert(appointment: AppointmentEntity): Promise<void> {
+    if (!(await this.insertWith({ appointment, appointmentNotices: [], newClient: null }))) {
+      throw slotTaken();
+    }
+  }
+
+  /**
+   * Inserts an appointment with its notices and, first, the client it creates (INSERT_APPOINTMENT);
+   * false when the slot was taken meanwhile (nothing of the appointment is written; the new client
+   * is, and the caller leaves it out of its next attempt or rolls back). CLIENT_EXISTS when the new
+   * client clashes with an existing one. On a clash of the random code the appointment gets a new
+   * code and is inserted again.
+   */
+  async insertWith(write: AppointmentInsert): Promise<boolean> {
+    const { appointment } = write;
+    let newClient = write.newClient;
     for (let attempt = 1; attempt <= CODE_ATTEMPTS; attempt += 1) {
-      let inserted: unknown[];
+      const notices = [
+        ...(newClient ? [{ ...newClient.notice, after: 'client' }] : []),
+        ...write.appointmentNotices.map((notice) => ({ ...notice, after: 'appointment' })),
+      ];
+      let inserted: boolean;
       try {
-        inserted = await this.database.rows(INSERT_APPOINTMENT, [
+        ({ inserted } = await this.database.one(INSERT_APPOINTMENT, [
           appointment.id,
           appointment.businessId,
           appointment.staffId,
@@ -117,14 +190,20 @@ export class AppointmentsRepository {
           appointment.cancelledAt,
           appointment.createdAt,
           appointment.updatedAt,
-        ]);
+          newClient && JSON.stringify(clientColumns(newClient.client)),
+          JSON.stringify(notices),
+        ]));
       } catch (error) {
-        if (violatedConstraint(error) === 'appointments_no_overlap') {
-          throw new DomainError('SLOT_TAKEN', 'The staff member already has an active appointment that overlaps this interval.');
-        }
-        throw error;
+        throw clientExists(violatedConstraint(error), newClient?.client) ?? error;
       }
-      if (inserted.length > 0) return;
+      if (newClient) this.notices.wakeRelayAfterCommit();
+      newClient = null;
+      if (inserted) {
+        if (notices.length > 0) this.notices.wakeRelayAfterCommit();
+        return true;
+      }
+      const { taken } = await this.database.one(CODE_TAKEN, [appointment.businessId, appointment.code]);
+      if (!taken) return false;
       appointment.code = generateAppointmentCode();
     }
     throw new Error(`No free appointment code in ${CODE_ATTEMPTS} draws for business ${appointment.businessId}.`);
@@ -142,4 +221,23 @@ export class AppointmentsRepository {
   async cancel(businessId: string, appointmentId: string, reason: string, at: Date): Promise<void> {
     await this.database.execute(CANCEL, [businessId, appointmentId, reason, at]);
   }
+}
+
+/** The client as a row of the clients table, for jsonb_populate_record. */
+function clientColumns(client: ClientEntity): Record<string, unknown> {
+  return {
+    id: client.id,
+    business_id: client.businessId,
+    name: client.name,
+    phone: client.phone,
+    email: client.email,
+    birth_date: client.birthDate,
+    guardian_name: client.guardianName,
+    guardian_email: client.guardianEmail,
+    consent: client.consent,
+    consent_at: client.consentAt,
+    notes: client.notes,
+    created_at: client.createdAt,
+    updated_at: client.updatedAt,
+  };
 }
