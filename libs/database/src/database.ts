@@ -4,7 +4,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { StatementFailedError } from './statement-failed-error.js';
 import { preparedNameOn } from './statement-names.js';
-import type { BatchStatement, Statement, StatementParams } from './statement.js';
+import { EXECUTED, type BatchStatement, type Statement, type StatementParams } from './statement.js';
 
 /** Rows of each statement of a batch, in order. */
 export type BatchRows<R extends readonly unknown[]> = { [K in keyof R]: R[K][] };
@@ -30,8 +30,26 @@ interface Transaction {
   connection: pg.PoolClient;
   begun: boolean;
   afterCommit: (() => void)[];
-  /** Statements (as literal text) sent in the COMMIT's round trip, before it. */
-  atCommit: { name: string; text: string }[];
+  /** Batches sent in the COMMIT's round trip, before it. */
+  atCommit: { statement: BatchStatement<StatementParams, readonly unknown[]>; params: StatementParams }[];
+}
+
+/**
+ * The statements a connection has prepared for batches to EXECUTE (BatchStatement). A batch that
+ * fails may have prepared some of its statements or not: the connection then forgets them all and
+ * prepares under names of a new generation, so a name is never prepared twice.
+ */
+interface BatchPrepared {
+  generation: number;
+  names: Set<string>;
+}
+
+/** A batch as sent: its text, and how many results come before its own (BEGIN, PREPAREs). */
+interface RenderedBatch {
+  text: string;
+  leading: number;
+  /** Names the text prepares; known to be prepared once it has run. */
+  prepares: string[];
 }
 
 /**
@@ -42,6 +60,7 @@ interface Transaction {
 @Injectable()
 export class Database {
   private readonly ambient = new AsyncLocalStorage<Transaction>();
+  private readonly batchPrepared = new WeakMap<pg.PoolClient, BatchPrepared>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -69,21 +88,14 @@ export class Database {
 
   /** Sends a batch's statements in one round trip (simple protocol), its values escaped as literals. */
   async batch<P extends StatementParams, R extends readonly unknown[]>(statement: BatchStatement<P, R>, params: P): Promise<BatchRows<R>> {
-    const text = batchText(statement, params);
     const transaction = this.ambient.getStore();
     // A transaction not begun yet begins in this round trip: its BEGIN's result is dropped.
     const opening = transaction !== undefined && !transaction.begun;
     if (transaction) transaction.begun = true;
     return this.onConnection(async (connection) => {
-      // pg answers a simple query of several statements with one result per statement.
-      let results: unknown;
-      try {
-        results = await connection.query(opening ? `BEGIN;\n${text}` : text);
-      } catch (error) {
-        throw new StatementFailedError(statement.name, error as Error);
-      }
-      const each: pg.QueryResult[] = Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
-      return each.slice(opening ? 1 : 0).map((result): unknown[] => result.rows) as unknown as BatchRows<R>;
+      const sent = this.render(connection, [{ statement, params }], opening ? ['BEGIN'] : [], []);
+      const results = await this.send(connection, sent, statement.name);
+      return results.slice(sent.leading).map((result): unknown[] => result.rows) as unknown as BatchRows<R>;
     });
   }
 
@@ -95,7 +107,8 @@ export class Database {
   atCommit<P extends StatementParams>(statement: BatchStatement<P, readonly unknown[]>, params: P): void {
     const transaction = this.ambient.getStore();
     if (!transaction) throw new Error(`Batch ${statement.name} waits for a commit: it needs a transaction (Database.transactional).`);
-    transaction.atCommit.push({ name: statement.name, text: batchText(statement, params) });
+    batchText(statement, params, (name) => name); // refuses parameters it cannot write now, not at the commit
+    transaction.atCommit.push({ statement, params });
   }
 
   /**
@@ -124,14 +137,65 @@ export class Database {
   private async commit(transaction: Transaction): Promise<void> {
     const { atCommit, connection } = transaction;
     if (!transaction.begun && atCommit.length === 0) return;
-    const text = [...(transaction.begun ? [] : ['BEGIN']), ...atCommit.map((queued) => queued.text), 'COMMIT'].join(';\n');
+    const sent = this.render(connection, atCommit, transaction.begun ? [] : ['BEGIN'], ['COMMIT']);
     try {
-      await connection.query(text);
+      await this.send(connection, sent, atCommit.map((queued) => queued.statement.name).join('+') || 'commit');
     } catch (error) {
       // A queued statement failed: the transaction is aborted and its COMMIT was never run.
       await connection.query('ROLLBACK').catch(() => undefined);
-      throw new StatementFailedError(atCommit.map((queued) => queued.name).join('+') || 'commit', error as Error);
+      throw error;
     }
+  }
+
+  /**
+   * The text of batches sent as one simple query, between `before` and `after`: the PREPAREs of
+   * the declared statements they EXECUTE that this connection has not prepared yet come first.
+   */
+  private render(
+    connection: pg.PoolClient,
+    batches: readonly { statement: BatchStatement<StatementParams, readonly unknown[]>; params: StatementParams }[],
+    before: readonly string[],
+    after: readonly string[],
+  ): RenderedBatch {
+    let prepared = this.batchPrepared.get(connection);
+    if (!prepared) {
+      prepared = { generation: 1, names: new Set() };
+      this.batchPrepared.set(connection, prepared);
+    }
+    const { generation, names } = prepared;
+    const prepares: string[] = [];
+    const preparing: string[] = [];
+    const texts = batches.map(({ statement, params }) =>
+      batchText(statement, params, (name) => {
+        const executed = statement.executes.find((candidate) => candidate.name === name)!;
+        // Not the name pg gives the statement sent on its own (preparedNameOn): pg keeps its own list.
+        const serverName = `${preparedNameOn(connection, name)}_b${generation}`;
+        if (!names.has(serverName) && !prepares.includes(serverName)) {
+          prepares.push(serverName);
+          preparing.push(`PREPARE ${serverName} AS ${executed.text}`);
+        }
+        return serverName;
+      }),
+    );
+    return { text: [...preparing, ...before, ...texts, ...after].join(';\n'), leading: preparing.length + before.length, prepares };
+  }
+
+  /** Sends a rendered batch; one result per statement, in order. */
+  private async send(connection: pg.PoolClient, sent: RenderedBatch, name: string): Promise<pg.QueryResult[]> {
+    const prepared = this.batchPrepared.get(connection)!;
+    let results: unknown;
+    try {
+      results = await connection.query(sent.text);
+    } catch (error) {
+      if (sent.prepares.length > 0) {
+        prepared.generation += 1;
+        prepared.names.clear();
+      }
+      throw new StatementFailedError(name, error as Error);
+    }
+    for (const name of sent.prepares) prepared.names.add(name);
+    // pg answers a simple query of several statements with one result per statement.
+    return Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
   }
 
   /** False once the process has closed its connections (at shutdown). */
@@ -234,12 +298,22 @@ export class Database {
   }
 }
 
-/** A batch's text with each `$n` written as the literal of its value. */
-function batchText(statement: BatchStatement<StatementParams, readonly unknown[]>, params: StatementParams): string {
-  return statement.text.replace(/\$(\d+)/g, (_, index: string) => {
-    if (Number(index) < 1 || Number(index) > params.length) throw new Error(`Batch ${statement.name} has no parameter $${index}.`);
-    return literal(params[Number(index) - 1]);
-  });
+/**
+ * A batch's text with each `$n` written as the literal of its value, and each statement it
+ * EXECUTEs by the name `serverName` gives it on the connection.
+ */
+function batchText(
+  statement: BatchStatement<StatementParams, readonly unknown[]>,
+  params: StatementParams,
+  serverName: (declaredName: string) => string,
+): string {
+  // Names first: a value written as a literal may hold any text, `EXECUTE x(` included.
+  return statement.text
+    .replace(EXECUTED, (_, name: string) => `EXECUTE ${serverName(name)}(`)
+    .replace(/\$(\d+)/g, (_, index: string) => {
+      if (Number(index) < 1 || Number(index) > params.length) throw new Error(`Batch ${statement.name} has no parameter $${index}.`);
+      return literal(params[Number(index) - 1]);
+    });
 }
 
 /** A value as an SQL literal, for a batch: the one place the layer writes values into text. */

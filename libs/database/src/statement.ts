@@ -24,11 +24,18 @@ export interface Statement<P extends StatementParams, R> {
  * Several statements sent in one round trip with the simple protocol, which takes no parameters:
  * the layer writes each `$n` of the text as an escaped literal (escapeLiteral in database.ts, the
  * one place that does it). R is the tuple of the row types of its statements, in order.
+ *
+ * A statement of the batch that PostgreSQL would plan (a query, an INSERT) is best a declared
+ * statement run as `EXECUTE <its name>(<arguments>)` and listed in `executes`: the layer prepares
+ * it once per connection, so it is planned as seldom as one sent on its own, where a statement
+ * written out in the batch is parsed and planned on every call.
  */
 export interface BatchStatement<P extends StatementParams, R extends readonly unknown[]> {
   readonly kind: 'batch';
   readonly name: string;
   readonly text: string;
+  /** The declared statements the text runs with EXECUTE, by their declared names. */
+  readonly executes: readonly Statement<StatementParams, unknown>[];
   readonly types?: { params: P; rows: R };
 }
 
@@ -56,13 +63,24 @@ export function defineStatement<P extends StatementParams, R = never>(declaratio
   return register({ kind: 'prepared', name: declaration.name, text: declaration.text });
 }
 
+/** `EXECUTE name(` in a batch's text: the name of a declared statement (see BatchStatement). */
+export const EXECUTED = /\bEXECUTE ([a-z][a-z0-9_]*)\(/g;
+
 /** Declares statements sent together in one round trip (see BatchStatement). */
 export function defineBatch<P extends StatementParams, R extends readonly unknown[]>(declaration: {
   name: string;
   text: string;
+  executes?: readonly Statement<StatementParams, unknown>[];
 }): BatchStatement<P, R> {
-  return register({ kind: 'batch', name: declaration.name, text: declaration.text });
+  const executes = declaration.executes ?? [];
+  for (const [, executed] of declaration.text.matchAll(EXECUTED)) {
+    if (!executes.some((statement) => statement.name === executed)) {
+      throw new Error(`Batch ${declaration.name} executes ${executed}, which its executes list does not declare.`);
+    }
+  }
+  return register({ kind: 'batch', name: declaration.name, text: declaration.text, executes });
 }
+
 
 /** A statement with its parameters: what a repository runs, and a plan test can EXPLAIN. */
 export interface BoundStatement<P extends StatementParams, R> {

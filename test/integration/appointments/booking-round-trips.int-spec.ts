@@ -46,10 +46,7 @@ async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips
     const result = await work();
     const sent = query.mock.calls.map(([statement], i) => ({
       connection: query.mock.contexts[i],
-      name:
-        typeof statement === 'string'
-          ? statement.replace(/\(.*$/s, '').replace(/\s+/g, ' ').trim()
-          : ((statement as { name?: string }).name ?? '?').replace(/_[0-9a-f]{8}_\d+$/, ''),
+      name: typeof statement === 'string' ? simpleQuery(statement) : ((statement as { name?: string }).name ?? '?').replace(SERVER_NAME, ''),
     }));
     const booking = sent.find((trip) => trip.name === 'insert_appointment')?.connection;
     return {
@@ -59,6 +56,28 @@ async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips
   } finally {
     query.mockRestore();
   }
+}
+
+/** What the layer adds to a declared statement's name on a connection (statement-names.ts, and _b<n> in a batch). */
+const SERVER_NAME = /_[0-9a-f]{8}_\d+(_b\d+)?$/;
+
+/**
+ * A simple query as the statements it runs, each up to its first parenthesis, an EXECUTE by the
+ * declared name. A batch's PREPAREs are left out: a connection sends them once, with the first
+ * batch that EXECUTEs the statement, whichever booking that is.
+ */
+function simpleQuery(text: string): string {
+  return text
+    .split(';\n')
+    .filter((statement) => !statement.startsWith('PREPARE '))
+    .map((statement) =>
+      statement
+        .replace(/\(.*$/s, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/^(EXECUTE \w+)/, (executed) => executed.replace(SERVER_NAME, '')),
+    )
+    .join('; ');
 }
 
 const ref = () => ({ businessId: salon.id, businessSlug: salon.slug });
@@ -110,10 +129,10 @@ describe('the round trips of a booking', () => {
       ),
     );
     expect(trips).toEqual([
-      'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_try_advisory_xact_lock',
+      'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; EXECUTE try_idempotency_lock; WITH expired AS; SAVEPOINT idempotent_write',
       'booking_parties',
       'insert_appointment',
-      'INSERT INTO idempotency_records',
+      'EXECUTE insert_idempotency_record; COMMIT',
     ]);
     const view = JSON.parse(result.response.body) as { id: string; client: { id: string } };
     const sql = context.sql;
