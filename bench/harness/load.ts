@@ -1,6 +1,7 @@
 import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'autocannon';
 import { Agent, request } from 'undici';
 import type { PinnedProcess } from './pinned-process.js';
+import { serviceCpu, serviceCpuPer, type ServiceCpu } from './service-cpu.js';
 
 /** One request for the load generator to send. */
 export interface RequestSpec {
@@ -27,6 +28,8 @@ export interface ArmSample {
   appCpuShare: number;
   /** The same for the load generator (this process): near 1 means the generator, not the app, was the limit. */
   generatorCpuShare: number;
+  /** CPU time of PostgreSQL and of Redis per completed request, in microseconds (service-cpu.ts). */
+  engineCpuUsPerRequest: ServiceCpu;
 }
 
 /**
@@ -68,6 +71,7 @@ function requestOptions(requests: Requests, connections: number): Pick<Autocanno
  */
 export async function runArm(target: PinnedProcess, options: LoadOptions): Promise<ArmSample> {
   const cpuBefore = target.cpuMs();
+  const enginesBefore = serviceCpu();
   const ownBefore = process.cpuUsage();
   const started = performance.now();
   const result = await autocannon({
@@ -94,6 +98,7 @@ export async function runArm(target: PinnedProcess, options: LoadOptions): Promi
     cpuUsPerRequest: requests === 0 ? 0 : (appCpuMs * 1000) / requests,
     appCpuShare: appCpuMs / wallMs,
     generatorCpuShare: (own.user + own.system) / 1000 / wallMs,
+    engineCpuUsPerRequest: serviceCpuPer(enginesBefore, requests),
   };
 }
 

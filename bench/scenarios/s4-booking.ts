@@ -63,6 +63,24 @@ export async function bookingScenario(bench: Bench): Promise<ScenarioReport> {
         ),
         figure(
           'S4',
+          'raw insert CPU per request',
+          'µs',
+          samples['raw insert'].map((s) => s.cpuUsPerRequest),
+        ),
+        figure(
+          'S4',
+          'ours PostgreSQL CPU per request',
+          'µs',
+          samples.ours.map((s) => s.engineCpuUsPerRequest.postgres),
+        ),
+        figure(
+          'S4',
+          'raw insert PostgreSQL CPU per request',
+          'µs',
+          samples['raw insert'].map((s) => s.engineCpuUsPerRequest.postgres),
+        ),
+        figure(
+          'S4',
           'ours p99 latency',
           'ms',
           samples.ours.map((s) => s.latencyMs.p99),

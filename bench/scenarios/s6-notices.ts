@@ -11,6 +11,7 @@ import { ARTEFACTS, type Arm, type Bench, type ScenarioReport } from '../harness
 import { figure, ratios } from '../harness/figures.js';
 import { PinnedProcess } from '../harness/pinned-process.js';
 import { preciseNow, Receiver } from '../harness/receiver.js';
+import { serviceCpu, serviceCpuPer, type ServiceCpu } from '../harness/service-cpu.js';
 import { median, percentile } from '../harness/stats.js';
 import { BARE_QUEUE, barePrefix, type BareJobData } from '../servers/bare-bullmq-queue.js';
 import type { SenderInput } from '../servers/undici-sender.js';
@@ -44,6 +45,11 @@ interface DeliverySample {
    */
   rate: number;
   cpuUsPerDelivery: number;
+  /**
+   * PostgreSQL's and Redis's CPU per delivery over the round (service-cpu.ts). The worker's
+   * PostgreSQL time includes the round's commit of the notices, as a write's would be.
+   */
+  engineCpuUsPerDelivery?: ServiceCpu;
 }
 
 /**
@@ -139,6 +145,24 @@ export async function noticesScenario(bench: Bench): Promise<ScenarioReport> {
           'undici loop CPU per delivery',
           'µs',
           samples['undici loop'].map((s) => s.cpuUsPerDelivery),
+        ),
+        figure(
+          'S6',
+          "worker: PostgreSQL CPU per delivery (the notices' insert included)",
+          'µs',
+          samples.worker.map((s) => s.engineCpuUsPerDelivery!.postgres),
+        ),
+        figure(
+          'S6',
+          'worker: Redis CPU per delivery',
+          'µs',
+          samples.worker.map((s) => s.engineCpuUsPerDelivery!.redis),
+        ),
+        figure(
+          'S6',
+          'bare BullMQ worker: Redis CPU per delivery',
+          'µs',
+          samples['bare BullMQ worker'].map((s) => s.engineCpuUsPerDelivery!.redis),
         ),
         figure('S6', `commit-to-receipt p50 at ${Math.round(latency.rate)}/s`, 'ms', [latency.p50Ms], { op: '<=', value: 50 }),
         figure('S6', `commit-to-receipt p99 at ${Math.round(latency.rate)}/s`, 'ms', [latency.p99Ms], { op: '<=', value: 250 }),
@@ -243,51 +267,20 @@ export async function commitNotices(pool: pg.Pool, notices: Notice[]): Promise<n
   }
 }
 
-import { readdirSync, readFileSync } from 'node:fs';
-function cpuOf(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const key = comm.startsWith('postgres') ? 'pg' : comm.startsWith('redis') ? 'redis' : comm;
-      out[key] = (out[key] ?? 0) + (Number(f[11]) + Number(f[12])) * 10;
-    } catch {}
-  }
-  return out;
-}
-function cpuDiff(a: Record<string, number>, b: Record<string, number>, n: number): string {
-  return Object.keys(b).map((k) => [k, b[k] - (a[k] ?? 0)] as const).filter(([, v]) => v > 20).map(([k, v]) => `${k}=${((v * 1000) / n).toFixed(0)}µs`).join(' ');
-}
-export { cpuOf, cpuDiff };
 async function workerRound(worker: PinnedProcess, pool: pg.Pool, receiver: Receiver, notices: Notice[]): Promise<DeliverySample> {
   const arrived = receiver.expect(
     notices.map((n) => n.body.id),
     ROUND_TIMEOUT_MS,
   );
   const cpuBefore = worker.cpuMs();
-  const sysBefore = cpuOf();
+  const enginesBefore = serviceCpu();
   const committedAt = await commitNotices(pool, notices);
   const lastArrival = await Promise.race([arrived, exitedEarly(worker)]);
-  if (process.env.S6_TRACE) {
-    console.log('TRACE worker cpu ' + cpuDiff(sysBefore, cpuOf(), notices.length));
-    const ids = notices.map((n) => n.body.id);
-    const { rows } = await pool.query(
-      `SELECT (SELECT extract(epoch FROM max(relayed_at)) * 1000 FROM notices WHERE id = ANY($1)) AS relayed_last,
-              (SELECT extract(epoch FROM min(created_at)) * 1000 FROM notice_deliveries WHERE notice_id = ANY($1)) AS first_delivery_row,
-              (SELECT extract(epoch FROM max(created_at)) * 1000 FROM notice_deliveries WHERE notice_id = ANY($1)) AS last_delivery_row,
-              (SELECT extract(epoch FROM min(delivered_at)) * 1000 FROM notice_deliveries WHERE notice_id = ANY($1)) AS first_delivered,
-              (SELECT extract(epoch FROM max(delivered_at)) * 1000 FROM notice_deliveries WHERE notice_id = ANY($1)) AS last_delivered`,
-      [ids],
-    );
-    const r = rows[0];
-    console.log(`TRACE n=${ids.length} total=${(lastArrival - committedAt).toFixed(0)} relayLast=${(r.relayed_last - committedAt).toFixed(0)} firstRow=${(r.first_delivery_row - committedAt).toFixed(0)} lastRow=${(r.last_delivery_row - committedAt).toFixed(0)} firstDelivered=${(r.first_delivered - committedAt).toFixed(0)} lastDelivered=${(r.last_delivered - committedAt).toFixed(0)}`);
-  }
   return {
     deliveries: notices.length,
     rate: notices.length / ((lastArrival - committedAt) / 1000),
     cpuUsPerDelivery: ((worker.cpuMs() - cpuBefore) * 1000) / notices.length,
+    engineCpuUsPerDelivery: serviceCpuPer(enginesBefore, notices.length),
   };
 }
 
@@ -337,7 +330,6 @@ async function senderRound(receiver: Receiver, notices: Notice[], secrets: Endpo
  * round's jobs are queued while it is paused, then it is told to go, and timed from its first job.
  */
 class BareWorker {
-  added = 0;
   private constructor(
     private readonly process: PinnedProcess,
     private readonly queue: Queue<BareJobData>,
@@ -369,7 +361,6 @@ class BareWorker {
   }
 
   async round(notices: Notice[], secrets: EndpointSecrets): Promise<DeliverySample> {
-    const addStart = preciseNow();
     await this.queue.addBulk(
       notices.map((n) => ({
         name: 'deliver',
@@ -382,26 +373,25 @@ class BareWorker {
         opts: { jobId: n.body.id },
       })),
     );
-    this.added = preciseNow();
     const arrived = this.receiver.expect(
       notices.map((n) => n.body.id),
       ROUND_TIMEOUT_MS,
     );
     const cpuBefore = this.process.cpuMs();
-    const sysBefore = cpuOf();
+    const enginesBefore = serviceCpu();
     this.process.send('go');
     const lastArrival = await Promise.race([arrived, exitedEarly(this.process)]);
     const cpuMs = this.process.cpuMs() - cpuBefore;
-    if (globalThis.process.env.S6_TRACE) console.log('TRACE bare cpu ' + cpuDiff(sysBefore, cpuOf(), notices.length));
+    const engineCpuUsPerDelivery = serviceCpuPer(enginesBefore, notices.length);
     const paused = this.process.receive('paused ');
     this.process.send('pause');
     // Timed from the round's first job: how soon a resumed BullMQ worker wakes up is not its pace.
     const startedAt = Number((await paused).slice('paused '.length));
-    if (globalThis.process.env.S6_TRACE) console.log(`TRACE bare add=${(this.added - addStart).toFixed(0)} run=${(lastArrival - startedAt).toFixed(0)}`);
     return {
       deliveries: notices.length,
       rate: notices.length / ((lastArrival - startedAt) / 1000),
       cpuUsPerDelivery: (cpuMs * 1000) / notices.length,
+      engineCpuUsPerDelivery,
     };
   }
 
