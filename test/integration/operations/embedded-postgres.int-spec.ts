@@ -48,6 +48,24 @@ describe('embedded PostgreSQL (scripts/embedded-postgres.ts)', () => {
     }
   });
 
+  it('runs batches that PREPARE and EXECUTE statements, as the statement layer sends them, on many connections', async () => {
+    const clients = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
+    try {
+      // The first batch of a connection prepares under the connection's own name, the next only executes.
+      const name = (client: pg.PoolClient) => `${preparedNameOn(client, 'embedded_double')}_b1`;
+      const first = await Promise.all(
+        clients.map((client, i) =>
+          client.query(`PREPARE ${name(client)} AS SELECT $1::int * 2 AS doubled;\nBEGIN;\nEXECUTE ${name(client)}(${i});\nCOMMIT`),
+        ),
+      );
+      first.forEach((results, i) => expect((results as unknown as pg.QueryResult[])[2].rows).toEqual([{ doubled: 2 * i }]));
+      const again = await Promise.all(clients.map((client, i) => client.query(`EXECUTE ${name(client)}(${i + 10})`)));
+      again.forEach((result, i) => expect(result.rows).toEqual([{ doubled: 2 * (i + 10) }]));
+    } finally {
+      clients.forEach((client) => client.release());
+    }
+  });
+
   it('answers each of many concurrent parameterised queries with its own rows', async () => {
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
