@@ -81,7 +81,6 @@ export function defineBatch<P extends StatementParams, R extends readonly unknow
   return register({ kind: 'batch', name: declaration.name, text: declaration.text, executes });
 }
 
-
 /** A statement with its parameters: what a repository runs, and a plan test can EXPLAIN. */
 export interface BoundStatement<P extends StatementParams, R> {
   statement: Statement<P, R>;

@@ -46,7 +46,8 @@ async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips
     const result = await work();
     const sent = query.mock.calls.map(([statement], i) => ({
       connection: query.mock.contexts[i],
-      name: typeof statement === 'string' ? simpleQuery(statement) : ((statement as { name?: string }).name ?? '?').replace(SERVER_NAME, ''),
+      name:
+        typeof statement === 'string' ? simpleQuery(statement) : ((statement as { name?: string }).name ?? '?').replace(SERVER_NAME, ''),
     }));
     const booking = sent.find((trip) => trip.name === 'insert_appointment')?.connection;
     return {

@@ -67,7 +67,9 @@ describe('a batch that EXECUTEs declared statements', () => {
         expect(await database.batch(DOUBLE_THEN_ECHO, [21, "it's"])).toEqual([[{ doubled: 42 }], [{ echo: "it's" }]]);
       });
       expect(first).toHaveLength(1);
-      expect(first[0]).toMatch(/^PREPARE test_batch_doubled_\w+ AS SELECT \$1::int \* 2 AS doubled;\nBEGIN;\nEXECUTE test_batch_doubled_\w+\(21\);/);
+      expect(first[0]).toMatch(
+        /^PREPARE test_batch_doubled_\w+ AS SELECT \$1::int \* 2 AS doubled;\nBEGIN;\nEXECUTE test_batch_doubled_\w+\(21\);/,
+      );
 
       const second = await sentTexts(async () => {
         expect(await database.batch(DOUBLE_THEN_ECHO, [5, 'EXECUTE test_batch_doubled(1)'])).toEqual([
