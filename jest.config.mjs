@@ -20,6 +20,11 @@ const esm = {
 export default {
   rootDir: '.',
   testTimeout: 30000,
+  // The suites share one test database, so they run one at a time (npm test: --maxWorkers=1), in
+  // a worker process rather than in Jest's own: every suite's native ES modules stay in memory
+  // after it ends, and run in band the whole suite outgrew Node's 4 GB heap. The worker is
+  // replaced by a fresh one whenever it holds more than this after a suite.
+  workerIdleMemoryLimit: '1536MB',
   projects: [
     // test/lint: the lint rules' own tests (no database).
     { ...esm, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,extensions}/**/*.spec.ts', '<rootDir>/test/lint/*.spec.ts'] },
