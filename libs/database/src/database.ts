@@ -107,7 +107,6 @@ export class Database {
   atCommit<P extends StatementParams>(statement: BatchStatement<P, readonly unknown[]>, params: P): void {
     const transaction = this.ambient.getStore();
     if (!transaction) throw new Error(`Batch ${statement.name} waits for a commit: it needs a transaction (Database.transactional).`);
-    batchText(statement, params, (name) => name); // refuses parameters it cannot write now, not at the commit
     transaction.atCommit.push({ statement, params });
   }
 
@@ -137,11 +136,13 @@ export class Database {
   private async commit(transaction: Transaction): Promise<void> {
     const { atCommit, connection } = transaction;
     if (!transaction.begun && atCommit.length === 0) return;
-    const sent = this.render(connection, atCommit, transaction.begun ? [] : ['BEGIN'], ['COMMIT']);
     try {
+      // Rendered here, once: a value a batch cannot write fails the commit like a failed statement.
+      const sent = this.render(connection, atCommit, transaction.begun ? [] : ['BEGIN'], ['COMMIT']);
       await this.send(connection, sent, atCommit.map((queued) => queued.statement.name).join('+') || 'commit');
     } catch (error) {
-      // A queued statement failed: the transaction is aborted and its COMMIT was never run.
+      // A queued statement failed (or could not be written): the transaction is aborted or still
+      // open, and its COMMIT was never run.
       await connection.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
@@ -193,7 +194,7 @@ export class Database {
       }
       throw new StatementFailedError(name, error as Error);
     }
-    for (const name of sent.prepares) prepared.names.add(name);
+    for (const serverName of sent.prepares) prepared.names.add(serverName);
     // pg answers a simple query of several statements with one result per statement.
     return Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
   }

@@ -99,6 +99,22 @@ describe('a batch that EXECUTEs declared statements', () => {
     }
   });
 
+  it('fails the commit of a batch queued with a value it cannot write, and leaves no transaction open on the connection', async () => {
+    const OWN_TRANSACTION = defineBatch<[], [{ own: boolean }]>({
+      name: 'test_batch_own_transaction',
+      text: 'SELECT now() = statement_timestamp() AS own',
+    });
+    await expect(
+      database.transactional(async () => {
+        await database.batch(DOUBLE_THEN_ECHO, [1, 'begun']);
+        database.atCommit(TRIPLE, [{ not: 'a literal' } as unknown as number]);
+      }),
+    ).rejects.toThrow(/A batch takes/);
+    // pg's pool lends the connection released last: a transaction left open there would show as
+    // a now() older than the statement.
+    expect(await database.batch(OWN_TRANSACTION, [])).toEqual([[{ own: true }]]);
+  });
+
   it('refuses a batch whose text EXECUTEs a statement it does not declare', () => {
     expect(() => defineBatch({ name: 'test_batch_undeclared', text: 'EXECUTE test_batch_doubled(1)' })).toThrow(/does not declare/);
   });
