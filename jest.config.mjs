@@ -50,6 +50,14 @@ export default {
       globalSetup: '<rootDir>/test/utils/global-setup.mjs',
       setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
     },
+    {
+      // Issue 26: one hostile business beside a victim, for each shared resource (docs/design-record.md#d24).
+      ...esm,
+      displayName: 'isolation',
+      testMatch: ['<rootDir>/test/isolation/**/*.isolation-spec.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.mjs',
+      setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
+    },
     // The reference page in headless Chromium: only with TEST_BROWSER=1 (`npm run test:browser`),
     // so that `npm test` passes on a machine without Chromium.
     ...(process.env.TEST_BROWSER === '1'

@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsIP,
   IsOptional,
   IsString,
   Matches,
@@ -16,7 +17,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { parseDurationList } from './duration-list.js';
-import { SECRETS_KEY_PATTERN } from './secrets-keys.js';
+import { SECRETS_KEY_PATTERN, secretsKeyProblems } from './secrets-keys.js';
 
 const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }): unknown => {
@@ -28,6 +29,11 @@ const toBool = ({ value }: { value: unknown }): unknown => {
 // A malformed list is left as the string it was, so that IsArray names the variable.
 const toDurationList = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? (parseDurationList(value) ?? value) : value;
+// A malformed list is left as the string it was, so that IsArray names the variable.
+const toPortList = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\s*\d+(\s*,\s*\d+)*\s*$/.test(value) ? value.split(',').map((port) => Number(port.trim())) : value;
+const PORTS_MESSAGE = 'WEBHOOK_PORTS must be a comma-separated list of 1 to 16 ports (1 to 65535), such as 443,8443';
+const withoutTrailingSlash = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.replace(/\/+$/, '') : value);
 const DAY_MS = 24 * 3_600_000;
 /** Nest's level names, and pino's two that differ from them (info = log, trace = verbose): operators type either. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'info', 'debug', 'verbose', 'trace'] as const;
@@ -52,6 +58,25 @@ export class AppConfig {
   PORT = 3000;
 
   /**
+   * How long a client may take to send a request's headers, and a whole request (headers and
+   * body); past either the connection is closed with 408. Not how long the answer may take: a
+   * request that has arrived is served however long that takes. A client that trickles its bytes
+   * holds a connection no longer than this (docs/design-record.md#d25).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** See HTTP_HEADERS_TIMEOUT_MS; at least as long as it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /**
    * Port of the Prometheus scrape endpoint (GET /metrics), apart from the API's so that it can stay
    * on the internal network; 0 takes any free port (the log says which).
    */
@@ -61,9 +86,34 @@ export class AppConfig {
   @Max(65535)
   METRICS_PORT = 9464;
 
+  /**
+   * Address the metrics server listens on: loopback unless an operator names the monitoring
+   * network's interface (or 0.0.0.0 in a container whose port only the monitoring network reaches).
+   */
+  @IsIP(undefined, { message: 'METRICS_HOST must be an IP address, such as 127.0.0.1 or 0.0.0.0' })
+  METRICS_HOST = '127.0.0.1';
+
   /** PostgreSQL connection URL. Secret (may carry a password). */
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/scheduling';
+
+  /** Connections to PostgreSQL each process keeps at most (the API's and the worker's each). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DATABASE_POOL_SIZE = 10;
+
+  /**
+   * Longest wait for a connection, when every one of the pool is in use or a new one is opening.
+   * Past it a request answers 503 SERVICE_UNAVAILABLE with Retry-After rather than waiting on
+   * (docs/error-codes.md, docs/design-record.md#d24).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  DATABASE_CONNECT_TIMEOUT_MS = 5000;
 
   /** Redis connection URL (rate limit, queues). Not read with IN_PROCESS_JOBS. Secret (may carry a password). */
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
@@ -134,10 +184,35 @@ export class AppConfig {
   @Max(10)
   TRUSTED_PROXIES = 0;
 
+  /**
+   * The address partners reach the service at (https://api.example.com, or with the path a proxy
+   * serves it under): the served documents name `<PUBLIC_BASE_URL>/v1/api` as their server. Unset,
+   * they name the address each request reached (its Host, or X-Forwarded-* behind TRUSTED_PROXIES).
+   */
+  @Transform(withoutTrailingSlash)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/, {
+    message: 'PUBLIC_BASE_URL must be an http:// or https:// address without credentials, query or fragment, such as https://api.example.com',
+  })
+  PUBLIC_BASE_URL: string | undefined = undefined;
+
   /** Lets webhook addresses be http and resolve to private ranges: local use and tests only. */
   @Transform(toBool)
   @IsBoolean()
   WEBHOOKS_ALLOW_PRIVATE = false;
+
+  /**
+   * The ports a webhook address may use (docs/design-record.md#d25): only web receivers' ports, so
+   * that the service cannot be used to probe others. WEBHOOKS_ALLOW_PRIVATE lifts the rule.
+   */
+  @Transform(toPortList)
+  @IsArray({ message: PORTS_MESSAGE })
+  @ArrayMinSize(1, { message: PORTS_MESSAGE })
+  @ArrayMaxSize(16, { message: PORTS_MESSAGE })
+  @IsInt({ each: true, message: PORTS_MESSAGE })
+  @Min(1, { each: true, message: PORTS_MESSAGE })
+  @Max(65535, { each: true, message: PORTS_MESSAGE })
+  WEBHOOK_PORTS: number[] = [443, 8443];
 
   /** How long a key lookup may be cached; revocations and plan changes apply within this. */
   @Transform(toInt)
@@ -205,6 +280,18 @@ export class AppConfig {
   WEBHOOK_ENDPOINT_CONCURRENCY = 4;
 
   /**
+   * Deliveries of one business in flight at once, its sandbox's included, across every worker and
+   * whatever the number of its endpoints (docs/design-record.md#d24): a business whose receivers are
+   * all slow holds at most this many of the workers' delivery slots. The rest of its deliveries
+   * wait their turn, as those of a busy endpoint do.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  WEBHOOK_BUSINESS_CONCURRENCY = 8;
+
+  /**
    * Bearer token that opens the queue dashboard at /admin/queues on the API (at least 32
    * characters); without it that route does not exist. Needs Redis (not with IN_PROCESS_JOBS). Secret.
    */
@@ -255,20 +342,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const messages = Object.values(e.constraints ?? {});
     return `  ${e.property}: ${messages.join('; ')}`;
   });
-  lines.push(...inProcessConflicts(config, relevant), ...productionConflicts(config));
+  lines.push(...inProcessConflicts(config, relevant), ...developmentOnlyConflicts(config, relevant), ...httpTimeoutConflicts(config));
+  lines.push(...secretsKeyProblems(config.SECRETS_KEY));
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
 }
 
-/** Settings that are safe on a developer's machine and a hole in production: refused there rather than trusted. */
-function productionConflicts(config: AppConfig): string[] {
-  if (config.NODE_ENV !== 'production') return [];
+/**
+ * Settings that are safe on a developer's machine and a hole in production: accepted only where
+ * NODE_ENV says so explicitly (docs/design-record.md#d25). NODE_ENV's default is development, and a
+ * production host that forgot to set it must not be taken for one.
+ */
+function developmentOnlyConflicts(config: AppConfig, given: Record<string, string>): string[] {
   const lines: string[] = [];
-  if (config.WEBHOOKS_ALLOW_PRIVATE)
+  const saysDevelopment = given.NODE_ENV === 'development' || given.NODE_ENV === 'test';
+  if (config.WEBHOOKS_ALLOW_PRIVATE && !saysDevelopment)
     lines.push(
-      '  WEBHOOKS_ALLOW_PRIVATE: lets notices reach private addresses (the host, its cloud metadata service), so it is refused with NODE_ENV=production',
+      '  WEBHOOKS_ALLOW_PRIVATE: lets notices reach private addresses (the host, its cloud metadata service), so it is accepted only with NODE_ENV=development or NODE_ENV=test set explicitly',
     );
   return lines;
+}
+
+/** Node refuses a headers timeout longer than the whole request's. */
+function httpTimeoutConflicts(config: AppConfig): string[] {
+  if (config.HTTP_HEADERS_TIMEOUT_MS <= config.HTTP_REQUEST_TIMEOUT_MS) return [];
+  return ['  HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)'];
 }
 
 /**

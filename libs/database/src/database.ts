@@ -6,6 +6,33 @@ import { StatementFailedError } from './statement-failed-error.js';
 import { preparedNameOn } from './statement-names.js';
 import { EXECUTED, type BatchStatement, type Statement, type StatementParams } from './statement.js';
 
+/**
+ * Set for the whole of every transaction, of any Database instance: what the network helpers ask
+ * before they wait on the network (docs/design-record.md#d24).
+ */
+const connectionHeld = new AsyncLocalStorage<string>();
+
+/** Thrown by a network helper called while its caller holds a transaction: a programming error, never a tenant's. */
+export class NetworkWhileConnectionHeldError extends Error {
+  constructor(what: string) {
+    super(
+      `${what} was attempted inside a database transaction: the pooled connection would be held while the network answers ` +
+        '(docs/design-record.md#d24). Run it before the transaction opens or after it ends.',
+    );
+    this.name = 'NetworkWhileConnectionHeldError';
+  }
+}
+
+/**
+ * Refuses to go on inside a transaction. Every helper that waits on a stranger's network (name
+ * resolution, an outbound HTTP request) calls it first, so that no route, job or command can hold
+ * one of the pool's connections for as long as a stranger takes to answer, whatever its order
+ * of steps (docs/design-record.md#d24).
+ */
+export function refuseInsideTransaction(what: string): void {
+  if (connectionHeld.getStore() !== undefined) throw new NetworkWhileConnectionHeldError(what);
+}
+
 /** Rows of each statement of a batch, in order. */
 export type BatchRows<R extends readonly unknown[]> = { [K in keyof R]: R[K][] };
 
@@ -121,7 +148,7 @@ export class Database {
       const transaction: Transaction = { connection, begun: false, afterCommit: [], atCommit: [] };
       let result: T;
       try {
-        result = await this.ambient.run(transaction, work);
+        result = await connectionHeld.run('transaction', () => this.ambient.run(transaction, work));
       } catch (error) {
         if (transaction.begun) await connection.query('ROLLBACK').catch(() => undefined);
         throw error;

@@ -3,6 +3,7 @@ import { AppointmentEntity } from './entities/appointment.entity.js';
 import { BusinessEntity } from './entities/business.entity.js';
 import { ClientEntity } from './entities/client.entity.js';
 import { DeliveryAttemptEntity } from './entities/delivery-attempt.entity.js';
+import { IdempotencyClaimEntity } from './entities/idempotency-claim.entity.js';
 import { IdempotencyRecordEntity } from './entities/idempotency-record.entity.js';
 import { MemberEntity } from './entities/member.entity.js';
 import { NoticeDeliveryEntity } from './entities/notice-delivery.entity.js';
@@ -11,6 +12,7 @@ import { OutboundEmailEntity } from './entities/outbound-email.entity.js';
 import { PaymentEntity } from './entities/payment.entity.js';
 import { SaleItemEntity } from './entities/sale-item.entity.js';
 import { SaleEntity } from './entities/sale.entity.js';
+import { SecretsKeyCheckEntity } from './entities/secrets-key-check.entity.js';
 import { ServiceEntity } from './entities/service.entity.js';
 import { StaffServiceEntity } from './entities/staff-service.entity.js';
 import { StaffTimeBlockEntity } from './entities/staff-time-block.entity.js';
@@ -33,7 +35,9 @@ export const ENTITIES = [
   SaleItemEntity,
   ApiKeyEntity,
   IdempotencyRecordEntity,
+  IdempotencyClaimEntity,
   WebhookEndpointEntity,
+  SecretsKeyCheckEntity,
   NoticeEntity,
   NoticeDeliveryEntity,
   DeliveryAttemptEntity,

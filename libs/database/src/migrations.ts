@@ -7,6 +7,8 @@ import { Discovery1795400000000 } from './migrations/1795400000000-discovery.js'
 import { WebhookEndpoints1795493665431 } from './migrations/1795493665431-webhook-endpoints.js';
 import { TestMode1795628984329 } from './migrations/1795628984329-test-mode.js';
 import { NoticeEmails1795700000000 } from './migrations/1795700000000-notice-emails.js';
+import { IdempotencyClaims1795710614779 } from './migrations/1795710614779-idempotency-claims.js';
+import { SecretsKeyChecks1795720000000 } from './migrations/1795720000000-secrets-key-checks.js';
 
 // Every migration, in order: the core's, then each registered extension's (docs/extending.md).
 // Listed by class (not by glob) so the same list works from the TypeScript sources under Jest and
@@ -20,5 +22,7 @@ export const MIGRATIONS: (new () => object)[] = [
   WebhookEndpoints1795493665431,
   TestMode1795628984329,
   NoticeEmails1795700000000,
+  IdempotencyClaims1795710614779,
+  SecretsKeyChecks1795720000000,
   ...EXTENSIONS.flatMap((extension) => extension.migrations),
 ];

@@ -2,8 +2,9 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DomainError } from '#core/errors/domain-error.js';
-import type { HostLookup, ResolvedAddress } from '#core/webhooks/delivery-target.js';
-import { HOST_LOOKUP, NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
+import type { HostLookup, ResolvedAddress } from '#core/webhooks/host-lookup.js';
+import { NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
+import { HOST_LOOKUP, WebhookResolver } from '#core/webhooks/webhook-resolver.js';
 import { WebhooksService } from '#core/webhooks/webhooks.service.js';
 import { hostileUrls, recordingLookup } from '../../utils/hostile-addresses.js';
 import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
@@ -41,10 +42,10 @@ afterAll(async () => {
 });
 
 function sender(config = strict, limits: NoticeSendLimits = NOTICE_SEND_LIMITS_D9, lookup: HostLookup = fakeLookup): NoticeSender {
-  return new NoticeSender(config, lookup, limits);
+  return new NoticeSender(config, new WebhookResolver(lookup), limits);
 }
 
-const notice = { id: '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0', timestamp: 1_893_920_400, body: '{}', signature: 'v1,AAAA' };
+const notice = { tenantId: 'tenant-a', id: '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0', timestamp: 1_893_920_400, body: '{}', signature: 'v1,AAAA' };
 
 describe('outbound address checks at send time', () => {
   it('refuses at least 20 hostile addresses before connecting, and nothing reaches the canary', async () => {

@@ -21,12 +21,12 @@ export class WebhookEndpointsController {
     return { data: (await this.endpoints.list(key.businessId)).map(toWebhookEndpoint) };
   }
 
-  @Operation('createWebhookEndpoint')
+  @Operation('createWebhookEndpoint', { waitsOnNetwork: true })
   async createWebhookEndpoint(
     @CurrentKey() key: AuthenticatedKey,
     @ValidBody() body: RequestBody<'createWebhookEndpoint'>,
   ): Promise<Schemas['CreatedWebhookEndpoint']> {
-    return toCreatedWebhookEndpoint(await this.endpoints.create(key.businessId, body));
+    return toCreatedWebhookEndpoint(await this.endpoints.create(key.businessId, body, key.tenantId));
   }
 
   @Operation('getWebhookEndpoint')
@@ -34,13 +34,13 @@ export class WebhookEndpointsController {
     return toWebhookEndpoint(await this.endpoints.get(key.businessId, id));
   }
 
-  @Operation('updateWebhookEndpoint')
+  @Operation('updateWebhookEndpoint', { waitsOnNetwork: true })
   async updateWebhookEndpoint(
     @CurrentKey() key: AuthenticatedKey,
     @PathId() id: string,
     @ValidBody() body: RequestBody<'updateWebhookEndpoint'>,
   ): Promise<Schemas['WebhookEndpoint']> {
-    return toWebhookEndpoint(await this.endpoints.update(key.businessId, id, body));
+    return toWebhookEndpoint(await this.endpoints.update(key.businessId, id, body, key.tenantId));
   }
 
   @Operation('deleteWebhookEndpoint')
@@ -53,9 +53,9 @@ export class WebhookEndpointsController {
     return toCreatedWebhookEndpoint(await this.endpoints.rotateSecret(key.businessId, id));
   }
 
-  @Operation('testWebhookEndpoint')
+  @Operation('testWebhookEndpoint', { waitsOnNetwork: true })
   testWebhookEndpoint(@CurrentKey() key: AuthenticatedKey, @PathId() id: string): Promise<Schemas['WebhookTestResult']> {
-    return this.testPing.ping({ id: key.businessId, slug: key.businessSlug }, id);
+    return this.testPing.ping({ id: key.businessId, slug: key.businessSlug, tenantId: key.tenantId }, id);
   }
 
   @Operation('listWebhookDeliveries')

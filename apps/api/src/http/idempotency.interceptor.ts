@@ -5,7 +5,7 @@ import { requestFingerprint } from '#core/idempotency/fingerprint.js';
 import { IdempotencyService, type IdempotentOutcome, type StoredResponse } from '#core/idempotency/idempotency.service.js';
 import type { ApiRequest } from './api-request.js';
 import { readIdempotencyKey } from './idempotency-key.js';
-import { operationOf } from './operation-metadata.js';
+import { operationOf, WAITS_ON_NETWORK } from './operation-metadata.js';
 import { problemBody, PROBLEM_TYPES } from './problem.js';
 import { problemOf } from './problem-of.js';
 
@@ -53,7 +53,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       idempotencyKey,
       fingerprint: requestFingerprint(req.method, req.baseUrl + req.path, req.body),
     };
-    return from(this.idempotency.execute(request, write)).pipe(
+    const waitsOnNetwork = this.reflector.get<boolean | undefined>(WAITS_ON_NETWORK, context.getHandler()) === true;
+    const executed = waitsOnNetwork ? this.idempotency.executeOutsideTransaction(request, write) : this.idempotency.execute(request, write);
+    return from(executed).pipe(
       map(({ response, replayed }) => {
         if (replayed) return replayOf(response, req);
         if (refusal !== undefined) throw refusal;

@@ -6,6 +6,12 @@ import { SERVED_OPERATIONS } from '#contract/served-contract.js';
 /** Metadata key under which @Operation records the operationId a handler serves. */
 export const OPERATION_ID = 'contractOperationId';
 
+/**
+ * Metadata key under which @Operation records that a handler waits on the network (a test ping, an
+ * address check): its idempotent write then runs outside a transaction (docs/design-record.md#d24).
+ */
+export const WAITS_ON_NETWORK = 'waitsOnNetwork';
+
 /** The operation a handler serves; undefined for routes outside the contract (documents, health). */
 export function operationOf(reflector: Reflector, context: ExecutionContext): OperationFacts | undefined {
   const handler = context.getHandler();

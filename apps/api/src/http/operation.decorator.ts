@@ -3,7 +3,7 @@ import type { OperationFacts } from '#contract/generated/operations.js';
 import { SERVED_OPERATIONS } from '#contract/served-contract.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { OperationInputGuard, OperationInputInterceptor, requestValidator } from './operation-input.interceptor.js';
-import { OPERATION_ID, takesInput } from './operation-metadata.js';
+import { OPERATION_ID, takesInput, WAITS_ON_NETWORK } from './operation-metadata.js';
 
 const METHODS: Record<OperationFacts['method'], RequestMethod> = {
   get: RequestMethod.GET,
@@ -20,8 +20,12 @@ const METHODS: Record<OperationFacts['method'], RequestMethod> = {
  * document. The handler takes what was checked through ValidBody, ValidQuery and PathId.
  * The id names an operation of the core contract or of a registered extension's (their generated
  * facts, merged in SERVED_OPERATIONS); an unknown id stops the process at start.
+ *
+ * `waitsOnNetwork`: the handler resolves names or sends requests to a stranger's address. Its
+ * idempotent write then holds no transaction while it runs (docs/design-record.md#d24); the network
+ * helpers refuse to run inside one, so a handler that needs this and does not say it fails.
  */
-export function Operation(operationId: string): MethodDecorator {
+export function Operation(operationId: string, options: { waitsOnNetwork?: boolean } = {}): MethodDecorator {
   const facts: OperationFacts | undefined = SERVED_OPERATIONS.get(operationId);
   if (!facts) throw new Error(`@Operation('${operationId}'): no such operation in the contract or a registered extension's`);
   const unsupported = facts.pathParameters.filter((name) => name !== 'id');
@@ -38,6 +42,7 @@ export function Operation(operationId: string): MethodDecorator {
     RequestMapping({ path: facts.routePath, method: METHODS[facts.method] }),
     HttpCode(facts.successStatus),
     SetMetadata(OPERATION_ID, operationId),
+    ...(options.waitsOnNetwork === true ? [SetMetadata(WAITS_ON_NETWORK, true)] : []),
     ...(interceptors.length > 0 ? [UseInterceptors(...interceptors)] : []),
     ...(checksInputAsGuard ? [UseGuards(OperationInputGuard)] : []),
   );

@@ -14,6 +14,11 @@ export interface ApiKeyLookup {
   keyCreatedAt: Date;
   /** The business whose data the key reads and writes: for a test key, the sandbox row (docs/design-record.md#d19). */
   businessId: string;
+  /**
+   * The live business's id, in both modes: the tenant whose shares of the shared resources a
+   * request takes (docs/design-record.md#d24), its sandbox's requests counted with its own.
+   */
+  tenantId: string;
   /** The slug the key presents (GET /me, notices, logs): the live business's, in both modes. */
   businessSlug: string;
   /** The live business's plan, in both modes. */
@@ -29,6 +34,7 @@ interface ApiKeyLookupRow {
   scopes: string[];
   key_created_at: Date;
   business_id: string;
+  tenant_id: string;
   business_slug: string;
   plan: Plan;
   sandbox: boolean;
@@ -39,7 +45,7 @@ interface ApiKeyLookupRow {
 const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
   name: 'find_active_api_key',
   text: `SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at,
-              b.id AS business_id, coalesce(l.slug, b.slug) AS business_slug, coalesce(l.plan, b.plan) AS plan,
+              b.id AS business_id, coalesce(l.id, b.id) AS tenant_id, coalesce(l.slug, b.slug) AS business_slug, coalesce(l.plan, b.plan) AS plan,
               b.live_business_id IS NOT NULL AS sandbox
          FROM api_keys k JOIN businesses b ON b.id = k.business_id
          LEFT JOIN businesses l ON l.id = b.live_business_id
@@ -89,6 +95,7 @@ export class ApiKeysRepository {
       scopes: row.scopes,
       keyCreatedAt: row.key_created_at,
       businessId: row.business_id,
+      tenantId: row.tenant_id,
       businessSlug: row.business_slug,
       plan: row.plan,
       mode: row.sandbox ? 'test' : 'live',

@@ -105,6 +105,38 @@ const PURGE_EXPIRED = defineStatement<[now: Date]>({
   text: 'DELETE FROM idempotency_records WHERE expires_at < $1',
 });
 
+/**
+ * Claims a key for a write that runs outside a transaction (docs/design-record.md#d24): a new
+ * claim, or one that lapsed, is taken; a live one is left as it is and its fingerprint returned,
+ * so the caller can tell a duplicate in flight from a different request under the same key.
+ */
+const CLAIM = defineStatement<
+  [apiKeyId: string, idempotencyKey: string, fingerprint: string, expiresAt: Date],
+  { taken: boolean; fingerprint: string }
+>({
+  name: 'claim_idempotency_key',
+  text: `WITH taken AS (
+  INSERT INTO idempotency_claims (api_key_id, idempotency_key, fingerprint, expires_at) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (api_key_id, idempotency_key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, expires_at = EXCLUDED.expires_at
+   WHERE idempotency_claims.expires_at <= now()
+  RETURNING fingerprint
+)
+SELECT true AS taken, fingerprint FROM taken
+UNION ALL
+SELECT false AS taken, fingerprint FROM idempotency_claims
+ WHERE api_key_id = $1 AND idempotency_key = $2 AND NOT EXISTS (SELECT 1 FROM taken)`,
+});
+
+const RELEASE_CLAIM = defineStatement<[apiKeyId: string, idempotencyKey: string]>({
+  name: 'release_idempotency_claim',
+  text: 'DELETE FROM idempotency_claims WHERE api_key_id = $1 AND idempotency_key = $2',
+});
+
+const PURGE_LAPSED_CLAIMS = defineStatement<[now: Date]>({
+  name: 'purge_idempotency_claims',
+  text: 'DELETE FROM idempotency_claims WHERE expires_at < $1',
+});
+
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly database: Database) {}
@@ -141,21 +173,47 @@ export class IdempotencyRepository {
 
   /** Stores the record in the COMMIT round trip of the ambient transaction (it fails the commit if it fails). */
   storeAtCommit(record: IdempotencyRecordEntity): void {
-    this.database.atCommit(STORE_RECORD, [
-      record.id,
-      record.apiKeyId,
-      record.idempotencyKey,
-      record.fingerprint,
-      record.responseStatus,
-      record.responseBody,
-      record.responseContentType,
-      record.createdAt,
-      record.expiresAt,
-    ]);
+    this.database.atCommit(STORE_RECORD, recordParams(record));
   }
 
-  /** Deletes records whose retention ended before `now`; returns how many. */
-  purgeExpired(now: Date): Promise<number> {
+  /**
+   * Claims the key until `expiresAt` for a write that runs outside a transaction; null when the
+   * claim is taken, else the fingerprint of the live claim that holds the key.
+   */
+  async claim(apiKeyId: string, idempotencyKey: string, fingerprint: string, expiresAt: Date): Promise<{ heldBy: string } | null> {
+    // No row at all: a claim committed after this statement's snapshot holds it.
+    const row = await this.database.maybeOne(CLAIM, [apiKeyId, idempotencyKey, fingerprint, expiresAt]);
+    if (row === null) return { heldBy: '' };
+    return row.taken ? null : { heldBy: row.fingerprint };
+  }
+
+  /** Gives a claimed key back: its write is stored, or it failed without an answer worth keeping. */
+  async releaseClaim(apiKeyId: string, idempotencyKey: string): Promise<void> {
+    await this.database.execute(RELEASE_CLAIM, [apiKeyId, idempotencyKey]);
+  }
+
+  /** Stores the record now, in the ambient transaction (a write that ran outside one). */
+  async store(record: IdempotencyRecordEntity): Promise<void> {
+    await this.database.execute(INSERT_RECORD, recordParams(record));
+  }
+
+  /** Deletes records whose retention ended before `now`, and claims that lapsed; returns how many records. */
+  async purgeExpired(now: Date): Promise<number> {
+    await this.database.execute(PURGE_LAPSED_CLAIMS, [now]);
     return this.database.execute(PURGE_EXPIRED, [now]);
   }
+}
+
+function recordParams(record: IdempotencyRecordEntity): RecordParams {
+  return [
+    record.id,
+    record.apiKeyId,
+    record.idempotencyKey,
+    record.fingerprint,
+    record.responseStatus,
+    record.responseBody,
+    record.responseContentType,
+    record.createdAt,
+    record.expiresAt,
+  ];
 }

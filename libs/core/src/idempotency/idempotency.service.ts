@@ -29,6 +29,12 @@ export interface IdempotentRequest {
   fingerprint: string;
 }
 
+/**
+ * How long a write that calls the network keeps its key claimed: longer than any such write takes
+ * (a test ping's 15 s, a lookup's 5 s), so that only a process that stopped mid-write lets it lapse.
+ */
+export const IDEMPOTENCY_CLAIM_MS = 60_000;
+
 /** PostgreSQL's lock_not_available: lock_timeout passed while waiting. */
 const LOCK_NOT_AVAILABLE = '55P03';
 /** deadlock_detected and serialization_failure: the transaction lost a race and may simply run again. */
@@ -60,17 +66,69 @@ export class IdempotencyService {
         // deadlock; PostgreSQL aborts one, which is safe to run again from the start.
         const state = sqlStateOf(error);
         if (state !== undefined && RETRYABLE.has(state) && attempt < ATTEMPTS) continue;
-        if (state === LOCK_NOT_AVAILABLE) {
-          throw new DomainError(
-            'IDEMPOTENCY_IN_PROGRESS',
-            'A request with this Idempotency-Key is still being processed; retry shortly.',
-            [],
-            1,
-          );
-        }
+        if (state === LOCK_NOT_AVAILABLE) throw inProgress();
         throw error;
       }
     }
+  }
+
+  /**
+   * The same promise as execute, for a write that waits on the network (a test ping, an address
+   * check; docs/design-record.md#d24): no transaction, and so no pooled connection, is held while
+   * it runs. A short transaction replays a stored answer or claims the key; the write runs on its
+   * own (its statements commit as they go); a second short transaction stores its answer and
+   * gives the claim back. A duplicate that comes while the claim is live is told the first is in
+   * progress. What this gives up against execute: a process that stops between the write and its
+   * record leaves a write without a record, and the same request after the claim lapses runs again.
+   */
+  async executeOutsideTransaction(
+    request: IdempotentRequest,
+    write: () => Promise<IdempotentOutcome>,
+  ): Promise<{ response: StoredResponse; replayed: boolean }> {
+    const { apiKeyId, idempotencyKey, fingerprint } = request;
+    const replay = await this.database.transactional(async () => {
+      const existing = await this.openRecord(request);
+      if (existing) return existing;
+      const held = await this.records.claim(apiKeyId, idempotencyKey, fingerprint, new Date(Date.now() + IDEMPOTENCY_CLAIM_MS));
+      if (held === null) return null;
+      if (held.heldBy !== '' && held.heldBy !== fingerprint) throw keyReused();
+      throw inProgress();
+    });
+    if (replay) return replay;
+
+    let outcome: IdempotentOutcome;
+    try {
+      outcome = await write();
+    } catch (error) {
+      // Nothing to replay: the key is free for the caller to try again.
+      await this.records.releaseClaim(apiKeyId, idempotencyKey).catch(() => undefined);
+      throw error;
+    }
+    await this.database.transactional(async () => {
+      await this.records.store(recordOf(request, outcome.response));
+      await this.records.releaseClaim(apiKeyId, idempotencyKey);
+    });
+    return { response: outcome.response, replayed: false };
+  }
+
+  /**
+   * Takes the key's lock (waiting for a duplicate in flight) and reads its live record: the
+   * stored answer to replay, or null when the key is new. Refuses a different request under it.
+   */
+  private async openRecord(request: IdempotentRequest): Promise<{ response: StoredResponse; replayed: true } | null> {
+    const { apiKeyId, idempotencyKey } = request;
+    const lockName = `${apiKeyId}:${idempotencyKey}`;
+    const opened = await this.records.open(apiKeyId, idempotencyKey, lockName);
+    // The lock is nearly always free; only a duplicate in flight costs the bounded wait.
+    const existing = opened.locked
+      ? opened.record
+      : await this.records.waitAndTake(apiKeyId, idempotencyKey, lockName, IDEMPOTENCY_WAIT_MS);
+    if (!existing) return null;
+    if (existing.fingerprint !== request.fingerprint) throw keyReused();
+    return {
+      response: { status: existing.responseStatus, contentType: existing.responseContentType, body: existing.responseBody },
+      replayed: true,
+    };
   }
 
   private async once(
@@ -78,25 +136,8 @@ export class IdempotencyService {
     write: () => Promise<IdempotentOutcome>,
   ): Promise<{ response: StoredResponse; replayed: boolean }> {
     return this.database.transactional(async () => {
-      const { apiKeyId, idempotencyKey } = request;
-      const lockName = `${apiKeyId}:${idempotencyKey}`;
-      const opened = await this.records.open(apiKeyId, idempotencyKey, lockName);
-      // The lock is nearly always free; only a duplicate in flight costs the bounded wait.
-      const existing = opened.locked
-        ? opened.record
-        : await this.records.waitAndTake(apiKeyId, idempotencyKey, lockName, IDEMPOTENCY_WAIT_MS);
-      if (existing) {
-        if (existing.fingerprint !== request.fingerprint) {
-          throw new DomainError(
-            'IDEMPOTENCY_KEY_REUSED',
-            'This Idempotency-Key was already used with a different request; use a new key for each action.',
-          );
-        }
-        return {
-          response: { status: existing.responseStatus, contentType: existing.responseContentType, body: existing.responseBody },
-          replayed: true,
-        };
-      }
+      const existing = await this.openRecord(request);
+      if (existing) return existing;
 
       // A refused write may have left the transaction aborted (a violated constraint): the
       // savepoint set when the write was opened lets it be undone while the refusal itself is
@@ -104,21 +145,35 @@ export class IdempotencyService {
       const outcome = await write();
       if (!outcome.keepWrites) await this.records.undoWrite();
 
-      const now = new Date();
-      this.records.storeAtCommit(
-        Object.assign(new IdempotencyRecordEntity(), {
-          id: newId(),
-          apiKeyId: request.apiKeyId,
-          idempotencyKey: request.idempotencyKey,
-          fingerprint: request.fingerprint,
-          responseStatus: outcome.response.status,
-          responseBody: outcome.response.body,
-          responseContentType: outcome.response.contentType,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
-        }),
-      );
+      this.records.storeAtCommit(recordOf(request, outcome.response));
       return { response: outcome.response, replayed: false };
     });
   }
+}
+
+function keyReused(): DomainError {
+  return new DomainError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used with a different request; use a new key for each action.',
+  );
+}
+
+function inProgress(): DomainError {
+  return new DomainError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.', [], 1);
+}
+
+/** The record of a write's answer, kept IDEMPOTENCY_RETENTION_MS. */
+function recordOf(request: IdempotentRequest, response: StoredResponse): IdempotencyRecordEntity {
+  const now = new Date();
+  return Object.assign(new IdempotencyRecordEntity(), {
+    id: newId(),
+    apiKeyId: request.apiKeyId,
+    idempotencyKey: request.idempotencyKey,
+    fingerprint: request.fingerprint,
+    responseStatus: response.status,
+    responseBody: response.body,
+    responseContentType: response.contentType,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+  });
 }

@@ -1,21 +1,7 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { ResolvedAddress } from './host-lookup.js';
 import { nonPublicRange } from './webhook-address.js';
-import { checkWebhookUrl, urlHost } from './webhook-url.js';
-
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Resolves a host name to every address it has. */
-export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
-
-/** The system resolver (getaddrinfo, as any other program on the machine), every address in its order. */
-export const systemLookup: HostLookup = async (hostname) => {
-  const found = await lookup(hostname, { all: true, order: 'verbatim' });
-  return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
-};
+import { checkWebhookUrl, urlHost, type WebhookUrlRules } from './webhook-url.js';
 
 /** Where a notice may be sent: the URL, its host name, and the one checked address to connect to. */
 export interface DeliveryTarget {
@@ -32,24 +18,9 @@ export interface RefusedTarget {
   unresolved?: true;
 }
 
-export interface TargetOptions {
-  /** WEBHOOKS_ALLOW_PRIVATE: http and non-public addresses are accepted. */
-  allowPrivate: boolean;
-  lookup: HostLookup;
-  /** How long the name may take to resolve. */
-  timeoutMs: number;
-}
-
-async function resolveWithin(host: string, options: TargetOptions): Promise<ResolvedAddress[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`lookup timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
-  });
-  try {
-    return await Promise.race([options.lookup(host), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+export interface TargetOptions extends WebhookUrlRules {
+  /** Resolves the host name within its time limit (WebhookResolver, bound to the business). */
+  resolve(hostname: string): Promise<ResolvedAddress[]>;
 }
 
 /**
@@ -60,7 +31,7 @@ async function resolveWithin(host: string, options: TargetOptions): Promise<Reso
  * cannot redirect the connection. Runs at registration and before every attempt.
  */
 export async function resolveDeliveryTarget(raw: string, options: TargetOptions): Promise<DeliveryTarget | RefusedTarget> {
-  const refusal = checkWebhookUrl(raw, options.allowPrivate);
+  const refusal = checkWebhookUrl(raw, options);
   if (refusal) return { ok: false, reason: `the address ${refusal}` };
   const url = new URL(raw);
   const host = urlHost(url);
@@ -70,7 +41,7 @@ export async function resolveDeliveryTarget(raw: string, options: TargetOptions)
     addresses = [{ address: host, family: literal }];
   } else {
     try {
-      addresses = await resolveWithin(host, options);
+      addresses = await options.resolve(host);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       return { ok: false, reason: `the host name ${host} does not resolve (${code})`, unresolved: true };

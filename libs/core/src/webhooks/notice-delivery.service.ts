@@ -1,10 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from '#jobs/retry-schedule.js';
 import { CLOCK, type Clock } from '../clock/clock.js';
 import { checkNoticeBody } from '../notices/notice-body.js';
+import { SecretsCipher } from '../secrets/secrets-cipher.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeSender, type SendResult } from './notice-sender.js';
@@ -16,6 +17,15 @@ export const FAILING_DISABLES_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
 /** A job that runs this much before its delivery is due waits instead (clocks of two machines differ a little). */
 const EARLY_TOLERANCE_MS = 1_000;
+
+/** The outcome of a job whose delivery went with its endpoint or its notice (deleted, purged). */
+export const DELIVERY_GONE: DeliveryOutcome = { kind: 'skipped', reason: 'the delivery no longer exists' };
+
+/**
+ * The business's delivery log says what it can do about it; what the cipher said (a key id, a
+ * damaged value) is for the operators' log only.
+ */
+const SECRET_UNUSABLE = "not sent: the endpoint's signing secret cannot be opened by the service; rotating the secret replaces it";
 
 /** Where a delivery stands after one run of its job. */
 export type DeliveryOutcome =
@@ -39,6 +49,11 @@ function reasonToDisable(result: SendResult, failingSince: Date, attemptedAt: Da
   return null;
 }
 
+/** An attempt that never left: nothing was sent, for `error`. */
+function unsent(error: string): SendResult {
+  return { delivered: false, statusCode: null, durationMs: 0, error, failure: 'refused', retryAfterMs: null };
+}
+
 interface AttemptRecord {
   attemptedAt: Date;
   result: SendResult;
@@ -51,6 +66,8 @@ interface AttemptRecord {
  */
 @Injectable()
 export class NoticeDeliveryService {
+  private readonly logger = new Logger(NoticeDeliveryService.name);
+
   constructor(
     private readonly config: AppConfig,
     private readonly database: Database,
@@ -58,6 +75,7 @@ export class NoticeDeliveryService {
     private readonly batches: NoticeDeliveryBatches,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly sender: NoticeSender,
+    private readonly cipher: SecretsCipher,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -66,16 +84,26 @@ export class NoticeDeliveryService {
     return this.batches.findForSending(ref);
   }
 
-  /** One attempt; `found` is the delivery already being looked up (find), else it is looked up now. */
-  async deliver(ref: DeliveryRef, found: Promise<DeliveryToSend | null> = this.find(ref)): Promise<DeliveryOutcome> {
-    const delivery = await found;
-    if (!delivery) return { kind: 'skipped', reason: 'the delivery no longer exists' };
+  /**
+   * What a job does when no attempt is to be made now: nothing when the delivery is no longer
+   * PENDING (skipped), wait when its next attempt is not due yet. Null when one is due.
+   */
+  withoutAttempt(delivery: DeliveryToSend): DeliveryOutcome | null {
     if (delivery.status !== 'PENDING') return { kind: 'skipped', reason: `the delivery is ${delivery.status}` };
     // The schedule is the database's: a job never makes an attempt come sooner than it says.
     if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt.getTime() > Date.now() + EARLY_TOLERANCE_MS) {
       return { kind: 'wait', until: delivery.nextAttemptAt };
     }
+    return null;
+  }
 
+  /**
+   * One attempt at a delivery that is due (withoutAttempt said so). A delivery this row cannot
+   * make (its endpoint disabled, its body or secret unusable) is a failed attempt with the reason,
+   * like any other (docs/design-record.md#d24); only an unexpected error (the database away) is
+   * thrown, with nothing recorded.
+   */
+  async attempt(delivery: DeliveryToSend): Promise<DeliveryOutcome> {
     const attemptedAt = this.clock.now();
     if (!delivery.endpoint.enabled) {
       return this.failUnsent(
@@ -91,12 +119,21 @@ export class NoticeDeliveryService {
       return this.failUnsent(delivery, attemptedAt, `not sent: ${(error as Error).message}`);
     }
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    let signature: string;
+    try {
+      signature = signNotice({ id: delivery.noticeId, timestamp, body, secrets: this.signingSecrets(delivery, attemptedAt) });
+    } catch (error) {
+      this.logger.warn(`Notice ${delivery.noticeId} to endpoint ${delivery.endpointId} was not signed: ${(error as Error).message}`);
+      // On the retry schedule: a SECRETS_KEY put right, or a rotation, lets a later attempt through.
+      return this.database.transactional(() => this.settleFailure(delivery, { attemptedAt, result: unsent(SECRET_UNUSABLE) }));
+    }
     const result = await this.sender.send({
+      tenantId: delivery.liveBusinessId,
       url: delivery.endpoint.url,
       id: delivery.noticeId,
       timestamp,
       body,
-      signature: signNotice({ id: delivery.noticeId, timestamp, body, secrets: activeSecrets(delivery.endpoint, attemptedAt) }),
+      signature,
     });
     if (result.delivered && result.statusCode !== null) {
       // The common case, in one statement shared with the other successes of the moment.
@@ -114,7 +151,7 @@ export class NoticeDeliveryService {
   private async settleFailure(delivery: DeliveryToSend, attempt: AttemptRecord): Promise<DeliveryOutcome> {
     const { businessId, endpointId } = delivery;
     const { attemptedAt, result } = attempt;
-    await this.deliveries.insertAttempt(this.attemptRow(delivery, attempt));
+    if (!(await this.deliveries.insertAttempt(this.attemptRow(delivery, attempt)))) return DELIVERY_GONE;
 
     const error = result.error ?? `HTTP ${result.statusCode ?? 'no answer'}`;
     const failingSince = (await this.endpoints.markFailing(businessId, endpointId, attemptedAt)) ?? attemptedAt;
@@ -142,13 +179,34 @@ export class NoticeDeliveryService {
   }
 
   /** A delivery that cannot be sent at all: recorded as an attempt that never left, and FAILED at once. */
-  private async failUnsent(delivery: DeliveryToSend, attemptedAt: Date, error: string): Promise<DeliveryOutcome> {
-    await this.database.transactional(async () => {
-      const unsent = { delivered: false, statusCode: null, durationMs: 0, error, retryAfterMs: null };
-      await this.deliveries.insertAttempt(this.attemptRow(delivery, { attemptedAt, result: unsent }));
+  private failUnsent(delivery: DeliveryToSend, attemptedAt: Date, error: string): Promise<DeliveryOutcome> {
+    return this.database.transactional(async () => {
+      if (!(await this.deliveries.insertAttempt(this.attemptRow(delivery, { attemptedAt, result: unsent(error) })))) return DELIVERY_GONE;
       await this.deliveries.settle(delivery.businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null });
+      return { kind: 'failed', error };
     });
-    return { kind: 'failed', error };
+  }
+
+  /**
+   * The secrets to sign with now, opened. The current one must open. A previous one that does not
+   * is left out: a rotation moved an unusable secret aside, and the receiver has the new one, so
+   * rotating is how a business gets past a secret the service cannot open.
+   */
+  private signingSecrets(delivery: DeliveryToSend, now: Date): string[] {
+    const { endpoint, endpointId } = delivery;
+    const [current, ...previous] = activeSecrets(
+      { secret: endpoint.sealedSecret, previousSecret: endpoint.sealedPreviousSecret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt },
+      now,
+    );
+    const secrets = [this.cipher.openKept(current, endpointId)];
+    for (const sealed of previous) {
+      try {
+        secrets.push(this.cipher.openKept(sealed, endpointId));
+      } catch (error) {
+        this.logger.warn(`Endpoint ${endpointId}: its previous secret cannot be opened, so it is not signed with (${(error as Error).message})`);
+      }
+    }
+    return secrets;
   }
 
   private attemptRow(delivery: DeliveryToSend, { attemptedAt, result }: AttemptRecord): NewAttempt {

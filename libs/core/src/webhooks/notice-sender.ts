@@ -1,12 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { request } from 'undici';
 import { AppConfig } from '#config/app-config.js';
-import { resolveDeliveryTarget, type HostLookup } from './delivery-target.js';
+import { refuseInsideTransaction } from '#database/database.js';
+import { resolveDeliveryTarget } from './delivery-target.js';
 import { PinnedDispatchers } from './pinned-dispatchers.js';
 import { parseRetryAfter } from './retry-after.js';
-
-/** The resolver the sender uses; a token so that tests can answer for names they invent. */
-export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
+import { failureClassOf, type SendFailure } from './send-failure.js';
+import { WebhookResolver } from './webhook-resolver.js';
 /** The sender's time and size limits; a token so that tests can shorten them. */
 export const NOTICE_SEND_LIMITS = Symbol('NOTICE_SEND_LIMITS');
 
@@ -26,6 +26,8 @@ export const NOTICE_SEND_LIMITS_D9: NoticeSendLimits = {
 };
 
 export interface OutgoingNotice {
+  /** The live business's id (a sandbox's notices count as its live business's): whose share of name resolution it takes. */
+  tenantId: string;
   url: string;
   /** The notice id: webhook-id. */
   id: string;
@@ -42,8 +44,10 @@ export interface SendResult {
   /** Null when no answer came (refused address, time-out, connection error). */
   statusCode: number | null;
   durationMs: number;
-  /** Why it was not delivered; null when it was. */
+  /** Why it was not delivered, for the business's delivery log; null when it was. */
   error: string | null;
+  /** What kind of failure it was, without a word of the receiver's (a test ping's answer); null when delivered. */
+  failure: SendFailure | null;
   /** What a Retry-After on a 429 or 503 asked for; null otherwise. */
   retryAfterMs: number | null;
 }
@@ -83,8 +87,9 @@ function header(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * POSTs one signed notice (docs/design-record.md#d9). The address is checked and resolved first, before any connection
- * (https only and public addresses only, unless WEBHOOKS_ALLOW_PRIVATE), and the connection goes
+ * POSTs one signed notice (docs/design-record.md#d9). Refuses to run inside a transaction
+ * (docs/design-record.md#d24). The address is checked and resolved first, before any connection
+ * (https only, public addresses and WEBHOOK_PORTS only, unless WEBHOOKS_ALLOW_PRIVATE), and the connection goes
  * to the checked address with the name kept for SNI and Host. Redirects are never followed: a 3xx
  * is a failed attempt like any other non-2xx. Never throws: every outcome is a SendResult.
  */
@@ -94,7 +99,7 @@ export class NoticeSender implements OnApplicationShutdown {
 
   constructor(
     private readonly config: AppConfig,
-    @Inject(HOST_LOOKUP) private readonly lookup: HostLookup,
+    private readonly resolver: WebhookResolver,
     @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
   ) {
     this.dispatchers = new PinnedDispatchers(limits.connectTimeoutMs);
@@ -106,22 +111,24 @@ export class NoticeSender implements OnApplicationShutdown {
   }
 
   async send(notice: OutgoingNotice): Promise<SendResult> {
+    refuseInsideTransaction('Sending a notice');
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const failed = (statusCode: number | null, error: string, retryAfterMs: number | null = null): SendResult => ({
+    const failed = (statusCode: number | null, error: string, failure: SendFailure, retryAfterMs: number | null = null): SendResult => ({
       delivered: false,
       statusCode,
       durationMs: elapsed(),
       error,
+      failure,
       retryAfterMs,
     });
 
     const target = await resolveDeliveryTarget(notice.url, {
       allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
-      lookup: this.lookup,
-      timeoutMs: this.limits.connectTimeoutMs,
+      ports: this.config.WEBHOOK_PORTS,
+      resolve: (hostname) => this.resolver.resolve(notice.tenantId, hostname, this.limits.connectTimeoutMs),
     });
-    if (!target.ok) return failed(null, `not sent: ${target.reason}`);
+    if (!target.ok) return failed(null, `not sent: ${target.reason}`, target.unresolved ? 'dns' : 'refused');
 
     const remaining = Math.max(1, this.limits.totalTimeoutMs - elapsed());
     try {
@@ -149,18 +156,18 @@ export class NoticeSender implements OnApplicationShutdown {
         // The status line decides the outcome; an answer cut short changes nothing.
       }
       if (statusCode >= 200 && statusCode <= 299) {
-        return { delivered: true, statusCode, durationMs: elapsed(), error: null, retryAfterMs: null };
+        return { delivered: true, statusCode, durationMs: elapsed(), error: null, failure: null, retryAfterMs: null };
       }
       if (statusCode >= 300 && statusCode <= 399) {
         const location = header(response.headers.location) ?? '(none)';
-        return failed(statusCode, `HTTP ${statusCode}: redirect not followed (Location: ${location.slice(0, 200)})`);
+        return failed(statusCode, `HTTP ${statusCode}: redirect not followed (Location: ${location.slice(0, 200)})`, 'http');
       }
       const retryAfterMs =
         statusCode === 429 || statusCode === 503 ? parseRetryAfter(header(response.headers['retry-after']), new Date()) : null;
       const said = excerpt(answer);
-      return failed(statusCode, `HTTP ${statusCode}${said === '' ? '' : `: ${said}`}`, retryAfterMs);
+      return failed(statusCode, `HTTP ${statusCode}${said === '' ? '' : `: ${said}`}`, 'http', retryAfterMs);
     } catch (error) {
-      return failed(null, describeError(error));
+      return failed(null, describeError(error), failureClassOf(error));
     }
   }
 }

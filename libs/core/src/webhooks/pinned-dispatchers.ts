@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import type { ResolvedAddress } from './delivery-target.js';
+import type { ResolvedAddress } from './host-lookup.js';
 
 /** Checked addresses whose connections are kept; the least recently used beyond this are closed. */
 const MAX_KEPT_ADDRESSES = 256;

@@ -9,11 +9,12 @@ import { isUuid } from '../ids/uuid.js';
 import { NOTICE_RETENTION_MS } from '../notices/notice-channel.js';
 import { CursorCodec, type CursorScope } from '../pagination/cursor-codec.js';
 import { paginate, type Page, type PageParams } from '../pagination/page.js';
-import { resolveDeliveryTarget, type HostLookup } from './delivery-target.js';
+import { resolveDeliveryTarget } from './delivery-target.js';
 import { NoticeDeliveriesRepository, type EndpointAttempt } from './notice-deliveries.repository.js';
-import { HOST_LOOKUP, NOTICE_SEND_LIMITS, type NoticeSendLimits } from './notice-sender.js';
+import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from './notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { checkWebhookEvents } from './webhook-events.js';
+import { WebhookResolver } from './webhook-resolver.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 
 /** At most this many endpoints per business (docs/design-record.md#d17). */
@@ -69,7 +70,7 @@ export class WebhookEndpointsService {
     private readonly config: AppConfig,
     private readonly database: Database,
     private readonly endpoints: WebhookEndpointsRepository,
-    @Inject(HOST_LOOKUP) private readonly lookup: HostLookup,
+    private readonly resolver: WebhookResolver,
     @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
     private readonly deliveryLog: NoticeDeliveriesRepository,
     private readonly cursors: CursorCodec,
@@ -86,9 +87,10 @@ export class WebhookEndpointsService {
     return endpoint;
   }
 
-  async create(businessId: string, input: NewEndpoint): Promise<WebhookEndpointEntity> {
+  /** `tenantId`: the live business (docs/design-record.md#d24), whose share of name resolution the address check takes. */
+  async create(businessId: string, input: NewEndpoint, tenantId: string): Promise<WebhookEndpointEntity> {
     this.checkEvents(input.events);
-    await this.checkAddress(input.url);
+    await this.checkAddress(input.url, tenantId);
     const endpoint = newEndpointRow(businessId, input, this.clock.now());
     await this.database.transactional(async () => {
       if ((await this.endpoints.countLocked(businessId)) >= MAX_ENDPOINTS_PER_BUSINESS) {
@@ -106,10 +108,10 @@ export class WebhookEndpointsService {
    * Changes what is sent; a field not given stays. Enabling clears why the service disabled it
    * and its run of failures; disabling makes the pending deliveries fail at their next attempt.
    */
-  async update(businessId: string, endpointId: string, changes: EndpointChanges): Promise<WebhookEndpointEntity> {
+  async update(businessId: string, endpointId: string, changes: EndpointChanges, tenantId: string): Promise<WebhookEndpointEntity> {
     const current = await this.get(businessId, endpointId);
     if (changes.events !== undefined) this.checkEvents(changes.events);
-    if (changes.url !== undefined && changes.url !== current.url) await this.checkAddress(changes.url);
+    if (changes.url !== undefined && changes.url !== current.url) await this.checkAddress(changes.url, tenantId);
     const updated = await this.endpoints.update(businessId, endpointId, {
       url: changes.url ?? current.url,
       events: changes.events === undefined ? current.events : [...changes.events],
@@ -156,11 +158,11 @@ export class WebhookEndpointsService {
    * address is refused rather than failing every notice. A name that does not resolve yet is
    * accepted (its DNS may come later): every send checks it anyway.
    */
-  private async checkAddress(url: string): Promise<void> {
+  private async checkAddress(url: string, tenantId: string): Promise<void> {
     const target = await resolveDeliveryTarget(url, {
       allowPrivate: this.config.WEBHOOKS_ALLOW_PRIVATE,
-      lookup: this.lookup,
-      timeoutMs: this.limits.connectTimeoutMs,
+      ports: this.config.WEBHOOK_PORTS,
+      resolve: (hostname) => this.resolver.resolve(tenantId, hostname, this.limits.connectTimeoutMs),
     });
     if (!target.ok && !target.unresolved) throw new DomainError('WEBHOOK_URL_REFUSED', `The address is refused: ${target.reason}.`);
   }

@@ -12,13 +12,25 @@ export function isLocalName(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost');
 }
 
+/** The ports a notice may go to unless WEBHOOK_PORTS says otherwise (docs/design-record.md#d25). */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443, 8443];
+
+/** The rules of an address that depend on the deployment's settings. */
+export interface WebhookUrlRules {
+  /** WEBHOOKS_ALLOW_PRIVATE: http, non-public addresses and any port are accepted. */
+  allowPrivate: boolean;
+  /** WEBHOOK_PORTS. */
+  ports?: readonly number[];
+}
+
 /**
  * Checks an endpoint address when it is registered; returns why it is refused, or null.
  * Only what the address itself shows is checked here; resolveDeliveryTarget also resolves the
  * name and checks every address, at registration and again at every send (DNS rebinding).
- * allowPrivate (WEBHOOKS_ALLOW_PRIVATE) lifts the https and range rules for local use and tests.
+ * allowPrivate (WEBHOOKS_ALLOW_PRIVATE) lifts the https, range and port rules for local use and tests.
  */
-export function checkWebhookUrl(raw: string, allowPrivate: boolean): string | null {
+export function checkWebhookUrl(raw: string, rules: WebhookUrlRules): string | null {
+  const { allowPrivate } = rules;
   let url: URL;
   try {
     url = new URL(raw);
@@ -33,6 +45,11 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string | nu
   if (url.hash !== '') return 'must not have a fragment';
   if (raw.length > 2048) return 'must be at most 2048 characters';
   if (allowPrivate) return null;
+  // Only the ports web receivers listen on: any other would make the service a port scanner of
+  // the internet, one test ping at a time.
+  const ports = rules.ports ?? DEFAULT_WEBHOOK_PORTS;
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (!ports.includes(port)) return `must use port ${ports.join(' or ')}`;
   // The WHATWG parser has already turned decimal, octal and hex IPv4 forms (2130706433,
   // 0177.0.0.1, 0x7f.1) into dotted quads, so only canonical addresses reach the range check.
   const host = urlHost(url);

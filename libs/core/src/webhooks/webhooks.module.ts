@@ -4,23 +4,25 @@ import { CLOCK, SYSTEM_CLOCK } from '../clock/clock.js';
 import { MailModule } from '../mail/mail.module.js';
 import { NoticesModule } from '../notices/notices.module.js';
 import { PaginationModule } from '../pagination/pagination.module.js';
-import { systemLookup } from './delivery-target.js';
+import { dnsLookup } from './host-lookup.js';
 import { NoticeDeliveriesRepository } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeDeliveryService } from './notice-delivery.service.js';
 import { NoticeRelayService } from './notice-relay.service.js';
-import { HOST_LOOKUP, NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './notice-sender.js';
+import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './notice-sender.js';
 import { SecretsCipher } from '../secrets/secrets-cipher.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookSecretsResealer } from './webhook-secrets-resealer.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { HOST_LOOKUP, WebhookResolver } from './webhook-resolver.js';
 import { WebhookTestPingService } from './webhook-test-ping.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
   imports: [BusinessesModule, MailModule, NoticesModule, PaginationModule],
   providers: [
-    { provide: HOST_LOOKUP, useValue: systemLookup },
+    { provide: HOST_LOOKUP, useValue: dnsLookup },
+    WebhookResolver,
     { provide: CLOCK, useValue: SYSTEM_CLOCK },
     { provide: NOTICE_SEND_LIMITS, useValue: NOTICE_SEND_LIMITS_D9 },
     SecretsCipher,
@@ -42,6 +44,7 @@ import { WebhooksService } from './webhooks.service.js';
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,
     NoticeSender,
+    WebhookResolver,
     NoticeRelayService,
     NoticeDeliveryService,
     WebhooksService,

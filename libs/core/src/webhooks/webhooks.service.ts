@@ -102,12 +102,16 @@ export class WebhooksService {
       }
       memberId = member.id;
     }
-    const endpoint = await this.endpointsService.create(business.id, {
-      url: input.url,
-      events: input.events,
-      description: input.description ?? null,
-      createdByMemberId: memberId,
-    });
+    const endpoint = await this.endpointsService.create(
+      business.id,
+      {
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+        createdByMemberId: memberId,
+      },
+      business.liveBusinessId ?? business.id,
+    );
     return {
       id: endpoint.id,
       secret: endpoint.secret,
@@ -143,7 +147,10 @@ export class WebhooksService {
   /** Enables an endpoint that a 410 or five days of failures disabled. Past deliveries stay as they are (replay them). */
   async enable(businessSlug: string, endpointId: string): Promise<WebhookView> {
     const business = await this.businesses.getBySlug(businessSlug);
-    return view(await this.endpointsService.update(business.id, endpointId, { active: true }), business.slug);
+    return view(
+      await this.endpointsService.update(business.id, endpointId, { active: true }, business.liveBusinessId ?? business.id),
+      business.slug,
+    );
   }
 
   /** The business's deliveries, newest first, each with its last attempt. */
