@@ -401,6 +401,24 @@ describe('address checks at registration', () => {
   });
 });
 
+describe('a test ping that fails', () => {
+  it('reports the class of the failure, never what the receiver said (docs/design-record.md#d25)', async () => {
+    const business = await salon();
+    const path = `/says-${randomUUID()}`;
+    const { id } = (await subscribe(business, path)).body as { id: string };
+    const talkative = receiver.respond;
+    receiver.respond = (notice, index) =>
+      notice.path === path ? { status: 500, body: 'internal: db at 10.0.0.5 password hunter2' } : talkative(notice, index);
+    try {
+      const test = await api.post(`/webhook-endpoints/${id}/test`, { key: business.hooks, headers: idempotent() });
+      expect(test.status).toBe(200);
+      expect(test.body).toEqual({ delivered: false, statusCode: 500, durationMs: expect.any(Number), error: 'http' });
+    } finally {
+      receiver.respond = talkative;
+    }
+  });
+});
+
 describe('Webhook (standardwebhooks) sanity', () => {
   it('rejects a body that was changed after signing', async () => {
     const business = await salon();

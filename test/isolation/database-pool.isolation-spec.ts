@@ -63,7 +63,7 @@ describe('the database pool beside a hostile business', () => {
     const settled: ApiResponse[] = [];
     for (const ping of pings) void ping.then((res) => settled.push(res));
     // Two pings reach the receiver and hang there; the other eight are refused at once.
-    await eventually(async () => receiver.holding === 2 && settled.length === 8, 20_000, 'two held pings and eight refusals');
+    await eventually(() => Promise.resolve(receiver.holding === 2 && settled.length === 8), 20_000, 'two held pings and eight refusals');
     for (const refused of settled) {
       expect(refused.status).toBe(429);
       expect(refused.body.code).toBe('API_RATE_LIMIT');

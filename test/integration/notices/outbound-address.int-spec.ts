@@ -45,7 +45,13 @@ function sender(config = strict, limits: NoticeSendLimits = NOTICE_SEND_LIMITS_D
   return new NoticeSender(config, new WebhookResolver(lookup), limits);
 }
 
-const notice = { tenantId: 'tenant-a', id: '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0', timestamp: 1_893_920_400, body: '{}', signature: 'v1,AAAA' };
+const notice = {
+  tenantId: 'tenant-a',
+  id: '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0',
+  timestamp: 1_893_920_400,
+  body: '{}',
+  signature: 'v1,AAAA',
+};
 
 describe('outbound address checks at send time', () => {
   it('refuses at least 20 hostile addresses before connecting, and nothing reaches the canary', async () => {
@@ -209,7 +215,9 @@ describe('address checks at registration and through the worker', () => {
   it('checks again at every send: a name that now resolves to loopback is refused (DNS rebinding)', async () => {
     await emptyNoticesQueue(strict);
     let db: TestSql;
-    ({ app, sql: db } = await startTestContext({ app: 'worker', config: strictSettings, providers: [[HOST_LOOKUP, fakeLookup]] }));
+    // The canary's port is allowed, so that only the address's range can refuse the send.
+    const config = { ...strictSettings, WEBHOOK_PORTS: `443,${port}` };
+    ({ app, sql: db } = await startTestContext({ app: 'worker', config, providers: [[HOST_LOOKUP, fakeLookup]] }));
     // Registered while the name pointed somewhere public; it has since been re-pointed at loopback.
     const business = await seed({
       members: [],

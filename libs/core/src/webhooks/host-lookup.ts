@@ -21,14 +21,18 @@ function abortedLookup(hostname: string, signal: AbortSignal): Error {
 }
 
 /**
- * Asks the DNS servers of the machine (/etc/resolv.conf) for the name's A and AAAA records,
+ * Asks DNS servers (`servers`, WEBHOOK_DNS_SERVERS; else the machine's, /etc/resolv.conf) for the name's A and AAAA records,
  * through c-ares rather than getaddrinfo (docs/design-record.md#d24): getaddrinfo runs on libuv's
  * four pool threads and cannot be stopped, so a tenant whose name server never answers would hold
  * them past any time-out and stall every other lookup and file operation of the process. A c-ares
  * query runs on the event loop and is cancelled when the signal aborts. /etc/hosts is not read:
  * a notice goes to a public name, and `localhost` is answered here as RFC 6761 says.
  */
-export const dnsLookup: HostLookup = async (hostname, signal) => {
+export function dnsLookup(servers: readonly string[] = []): HostLookup {
+  return (hostname, signal) => resolveByDns(hostname, signal, servers);
+}
+
+async function resolveByDns(hostname: string, signal: AbortSignal, servers: readonly string[]): Promise<ResolvedAddress[]> {
   if (isLocalName(hostname)) {
     return [
       { address: '127.0.0.1', family: 4 },
@@ -39,6 +43,7 @@ export const dnsLookup: HostLookup = async (hostname, signal) => {
   // One resolver per lookup: cancel() stops every query of a resolver, and only this lookup's
   // must stop. One try: the signal, not c-ares's retries, decides how long it may take.
   const resolver = new Resolver({ tries: 1 });
+  if (servers.length > 0) resolver.setServers([...servers]);
   const cancel = () => resolver.cancel();
   signal.addEventListener('abort', cancel, { once: true });
   try {
@@ -54,4 +59,4 @@ export const dnsLookup: HostLookup = async (hostname, signal) => {
   } finally {
     signal.removeEventListener('abort', cancel);
   }
-};
+}

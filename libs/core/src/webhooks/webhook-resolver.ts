@@ -10,7 +10,7 @@ export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
 export const LOOKUPS_PER_BUSINESS = 2;
 
 function lookupStopped(hostname: string, signal: AbortSignal): Error {
-  return Object.assign(new Error(`the lookup of ${hostname} timed out`), { code: 'ETIMEOUT', cause: signal.reason });
+  return Object.assign(new Error(`the lookup of ${hostname} timed out`), { code: 'ETIMEOUT', cause: signal.reason as unknown });
 }
 
 /** Settles with the promise, or rejects when the signal aborts first. */

@@ -45,16 +45,16 @@ export function checkWebhookUrl(raw: string, rules: WebhookUrlRules): string | n
   if (url.hash !== '') return 'must not have a fragment';
   if (raw.length > 2048) return 'must be at most 2048 characters';
   if (allowPrivate) return null;
-  // Only the ports web receivers listen on: any other would make the service a port scanner of
-  // the internet, one test ping at a time.
-  const ports = rules.ports ?? DEFAULT_WEBHOOK_PORTS;
-  const port = url.port === '' ? 443 : Number(url.port);
-  if (!ports.includes(port)) return `must use port ${ports.join(' or ')}`;
   // The WHATWG parser has already turned decimal, octal and hex IPv4 forms (2130706433,
   // 0177.0.0.1, 0x7f.1) into dotted quads, so only canonical addresses reach the range check.
   const host = urlHost(url);
   if (isLocalName(host)) return 'must not point to this machine';
   const range = isIP(host) === 0 ? null : nonPublicRange(host);
   if (range) return `must not point to a non-public address (${range})`;
+  // Only the ports web receivers listen on: any other would make the service a port scanner of
+  // the internet, one test ping at a time.
+  const ports = rules.ports ?? DEFAULT_WEBHOOK_PORTS;
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (!ports.includes(port)) return `must use port ${ports.join(' or ')}`;
   return null;
 }

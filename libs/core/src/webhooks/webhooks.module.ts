@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '#config/app-config.js';
 import { BusinessesModule } from '../businesses/businesses.module.js';
 import { CLOCK, SYSTEM_CLOCK } from '../clock/clock.js';
 import { MailModule } from '../mail/mail.module.js';
@@ -10,7 +11,7 @@ import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeDeliveryService } from './notice-delivery.service.js';
 import { NoticeRelayService } from './notice-relay.service.js';
 import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './notice-sender.js';
-import { SecretsCipher } from '../secrets/secrets-cipher.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookSecretsResealer } from './webhook-secrets-resealer.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
@@ -19,13 +20,12 @@ import { WebhookTestPingService } from './webhook-test-ping.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
-  imports: [BusinessesModule, MailModule, NoticesModule, PaginationModule],
+  imports: [BusinessesModule, MailModule, NoticesModule, PaginationModule, SecretsModule],
   providers: [
-    { provide: HOST_LOOKUP, useValue: dnsLookup },
+    { provide: HOST_LOOKUP, useFactory: (config: AppConfig) => dnsLookup(config.WEBHOOK_DNS_SERVERS), inject: [AppConfig] },
     WebhookResolver,
     { provide: CLOCK, useValue: SYSTEM_CLOCK },
     { provide: NOTICE_SEND_LIMITS, useValue: NOTICE_SEND_LIMITS_D9 },
-    SecretsCipher,
     WebhookSecretsResealer,
     WebhookEndpointsRepository,
     NoticeDeliveriesRepository,
