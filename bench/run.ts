@@ -22,6 +22,7 @@ import { floodScenario } from './scenarios/s5-flood.js';
 import { noticesScenario } from './scenarios/s6-notices.js';
 import { availabilityScenario } from './scenarios/s7-availability.js';
 import { fairDeliveryScenario } from './scenarios/s8-fair-delivery.js';
+import { noisyNeighbourScenario } from './scenarios/s9-noisy-neighbour.js';
 import { APP_CORE, databaseUrl, LOAD_CORE, parseArgs, REDIS_URL, REPO_ROOT, RUN_NAME } from './settings.js';
 
 const started = performance.now();
@@ -101,6 +102,7 @@ try {
     ['S6', 'change notices', noticesScenario],
     ['S7', 'GET /availability, 7 and 31 days', availabilityScenario],
     ['S8', 'fair delivery beside a tarpit', fairDeliveryScenario],
+    ['S9', 'noisy neighbour', noisyNeighbourScenario],
   ];
   for (const [id, title, scenario] of rest) {
     if (!wanted(id)) continue;

@@ -46,7 +46,7 @@ export interface BenchOptions {
   latencySeconds: number;
   /** CPU profiles of the API (or worker): where a target is missed, of every scenario, or none. */
   profile: 'missed' | 'all' | 'none';
-  /** Only these scenarios (S1…S7); all when empty. */
+  /** Only these scenarios (S1…S9); all when empty. */
   only: string[];
   quick: boolean;
 }

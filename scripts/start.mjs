@@ -42,6 +42,8 @@ async function startEmbedded() {
 
 const embedded = env.DATABASE_URL ? undefined : await startEmbedded();
 if (embedded) env.DATABASE_URL = embedded.url;
+// A development setup, said explicitly: the service takes WEBHOOKS_ALLOW_PRIVATE only then.
+env.NODE_ENV ??= 'development';
 env.WEBHOOKS_ALLOW_PRIVATE ??= 'true';
 // Without Redis there is no worker: the API runs the same jobs on in-memory queues itself.
 const inProcess = !env.REDIS_URL;
@@ -50,7 +52,7 @@ if (inProcess) env.IN_PROCESS_JOBS = 'true';
 const DEV_ENV = `${DATA}/dev.env`;
 writeFileSync(
   DEV_ENV,
-  ['DATABASE_URL', 'API_KEY_PEPPER', 'CURSOR_SECRET', 'SECRETS_KEY', 'WEBHOOKS_ALLOW_PRIVATE', 'IN_PROCESS_JOBS', 'REDIS_URL']
+  ['NODE_ENV', 'DATABASE_URL', 'API_KEY_PEPPER', 'CURSOR_SECRET', 'SECRETS_KEY', 'WEBHOOKS_ALLOW_PRIVATE', 'IN_PROCESS_JOBS', 'REDIS_URL']
     .filter((name) => env[name])
     .map((name) => `${name}='${env[name].replaceAll("'", "'\\''")}'\n`)
     .join(''),

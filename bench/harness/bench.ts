@@ -13,7 +13,8 @@ export const WORKER_SCRIPT = 'dist/apps/worker/src/main.js';
 /** The node flags of `npm run start:api` (package.json), so the bench runs the API as operators do. */
 export const API_NODE_FLAGS: string[] = (() => {
   const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const command = scripts['start:api'].split(/\s+/);
+  // After the environment it sets (NODE_ENV=${NODE_ENV:-production}): the bench sets its own.
+  const command = scripts['start:api'].split(/\s+/).filter((word) => !/^[A-Z_]+=/.test(word));
   if (command[0] !== 'node' || command.at(-1) !== API_SCRIPT) throw new Error(`start:api is not "node [flags] ${API_SCRIPT}"`);
   return command.slice(1, -1);
 })();
@@ -104,15 +105,20 @@ export class Bench {
 
   /**
    * The API as `npm run start:api` runs it (its node flags read from that script); `nodeFlags`
-   * replace them for another setting measured beside it.
+   * replace them for another setting measured beside it, `env` adds to or replaces appEnv's.
    */
-  async startApi(name: string, profiled?: Profiled, nodeFlags: string[] = API_NODE_FLAGS): Promise<Service> {
+  async startApi(
+    name: string,
+    profiled?: Profiled,
+    nodeFlags: string[] = API_NODE_FLAGS,
+    env: Record<string, string> = {},
+  ): Promise<Service> {
     const port = await freePort();
     const api = await PinnedProcess.start({
       name,
       core: APP_CORE,
       nodeArgs: [...profileArgs(profiled), ...nodeFlags, API_SCRIPT],
-      env: { ...this.appEnv({ PORT: String(port) }), ...profileNotesEnv(profiled) },
+      env: { ...this.appEnv({ ...env, PORT: String(port) }), ...profileNotesEnv(profiled) },
       readyUrl: `http://127.0.0.1:${port}/health/live`,
       ipc: profiled !== undefined,
     });

@@ -1,9 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { Bench, ScenarioReport } from '../harness/bench.js';
 import { figure } from '../harness/figures.js';
 import { Receiver } from '../harness/receiver.js';
+import { Tarpit } from '../harness/tarpit.js';
 import { commitNotices, latencyRun, noticeMaker, prepareEndpoints, WORKER_SETTINGS, type LatencyResult } from './s6-notices.js';
 
 /** The worker's settings: WEBHOOK_ENDPOINT_CONCURRENCY at its default (4), reported with the figures. */
@@ -12,47 +11,6 @@ const ENDPOINT_CAP = 4;
 const NOTICES = 200;
 /** The healthy notices are committed one per transaction at this rate (open loop). */
 const HEALTHY_RATE = 50;
-
-/** A receiver that takes every request and never answers: it counts what it holds. */
-class Tarpit {
-  holding = 0;
-  mostHeld = 0;
-  received = 0;
-  private readonly held = new Set<ServerResponse>();
-
-  private constructor(private readonly server: ReturnType<typeof createServer>) {}
-
-  static async start(): Promise<Tarpit> {
-    const server = createServer();
-    const tarpit = new Tarpit(server);
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => tarpit.hold(req, res));
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    return tarpit;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/tarpit`;
-  }
-
-  async close(): Promise<void> {
-    for (const res of this.held) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise((done) => this.server.close(done));
-  }
-
-  private hold(req: IncomingMessage, res: ServerResponse): void {
-    req.resume();
-    this.received += 1;
-    this.held.add(res);
-    this.holding = this.held.size;
-    this.mostHeld = Math.max(this.mostHeld, this.holding);
-    // The worker gives up after 15 s and closes the request.
-    res.on('close', () => {
-      this.held.delete(res);
-      this.holding = this.held.size;
-    });
-  }
-}
 
 /**
  * S8, fair delivery (docs/design-record.md#d17): the commit-to-receipt latency of healthy

@@ -26,6 +26,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     requests?: AutocannonRequest[];
+    /** Requests per second of all connections together; none: as fast as they answer. */
+    overallRate?: number;
     /** Called with each connection once, before it sends anything. */
     setupClient?: (client: AutocannonClient) => void;
   }
@@ -53,5 +55,8 @@ declare module 'autocannon' {
     statusCodeStats: Record<string, { count: number }>;
   }
 
-  export default function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
+  /** A run under way: awaited, its result; `stop()` ends it before its duration (within a second). */
+  export type AutocannonRun = PromiseLike<AutocannonResult> & { stop(): void };
+
+  export default function autocannon(options: AutocannonOptions): AutocannonRun;
 }

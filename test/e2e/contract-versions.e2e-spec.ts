@@ -12,14 +12,28 @@ const withoutServers = ({ servers: _servers, ...rest }: Record<string, unknown>)
 
 let api: E2eApi;
 let behindProxy: E2eApi;
+let published: E2eApi;
 beforeAll(async () => {
   api = await E2eApi.start();
   behindProxy = await E2eApi.start(testConfig({ TRUSTED_PROXIES: '1' }));
+  published = await E2eApi.start(testConfig({ TRUSTED_PROXIES: '1', PUBLIC_BASE_URL: 'https://api.salon.example/' }));
 });
 afterAll(async () => {
   await api.close();
   await behindProxy.close();
+  await published.close();
 });
+
+const DOCUMENTS = ['/openapi.json', '/openapi.yaml', '/v1/api/openapi/1.2.0.json', '/v1/api/openapi/1.2.0.yaml'];
+const serverOf = (res: { headers: Record<string, string>; text: string }) =>
+  (parse(res.text) as { servers: { url: string }[] }).servers[0].url;
+/** The request headers an answer says it varies with, in lower case. */
+const varyOf = (res: { headers: Record<string, string> }) =>
+  (res.headers.vary ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean)
+    .sort();
 
 describe('the published documents', () => {
   it('serves 1.3.0 at openapi.json and .yaml, and the frozen 1.2.0 as published beside it', async () => {
@@ -52,6 +66,24 @@ describe('the published documents', () => {
     expect(direct.body.servers[0].url).toBe('http://internal:3000/v1/api');
     const proxied = await behindProxy.get('/openapi.json', { headers: { ...headers, Host: 'internal:3000' } });
     expect(proxied.body.servers[0].url).toBe('https://partners.salon.example/v1/api');
+  });
+
+  it('says it varies with the headers whose address it names (the forwarded ones only from a trusted proxy)', async () => {
+    for (const path of DOCUMENTS) {
+      expect({ path, vary: varyOf(await api.get(path)) }).toEqual({ path, vary: ['host'] });
+      expect({ path, vary: varyOf(await behindProxy.get(path)) }).toEqual({
+        path,
+        vary: ['host', 'x-forwarded-host', 'x-forwarded-proto'],
+      });
+    }
+  });
+
+  it('names PUBLIC_BASE_URL when it is set, whatever the request says, and then varies with none of it', async () => {
+    const headers = { Host: 'internal:3000', 'X-Forwarded-Proto': 'http', 'X-Forwarded-Host': 'evil.example' };
+    for (const path of DOCUMENTS) {
+      const res = await published.get(path, { headers });
+      expect({ path, server: serverOf(res), vary: varyOf(res) }).toEqual({ path, server: 'https://api.salon.example/v1/api', vary: [] });
+    }
   });
 
   it('puts nothing unchecked from the Host header into the document', async () => {

@@ -37,16 +37,21 @@ beforeEach(() => {
 });
 
 describe('failed authentications per client address', () => {
-  it('answers 429 with Retry-After once an address has failed AUTH_FAILURE_LIMIT times, across instances, without looking keys up', async () => {
+  it('answers 429 with Retry-After once an address has failed AUTH_FAILURE_LIMIT times, across instances, without looking keys up, and still serves a valid key', async () => {
     const address = '203.0.113.7';
     const from = { 'X-Forwarded-For': address };
+    // The partner's key has authenticated before, on the other instance: it is known to be valid
+    // (docs/design-record.md#d24). The other tenant's key has never been used.
+    expect((await first.get('/me', { key: tenant.key })).status).toBe(200);
+    const unused = await createTenant();
+    lookups = 0;
     for (let i = 0; i < LIMIT; i++) {
       const res = await second.get('/me', { key: generateApiKey(), headers: from });
       expect(res.status).toBe(401);
     }
     expect(lookups).toBe(LIMIT);
 
-    for (const key of [generateApiKey(), 'not-a-key', undefined, tenant.key]) {
+    for (const key of [generateApiKey(), generateApiKey('test'), 'not-a-key', undefined, unused.key]) {
       const res = await second.get('/me', { key, headers: from });
       expect(res.status).toBe(429);
       expect(res.body.code).toBe('API_RATE_LIMIT');
@@ -54,12 +59,37 @@ describe('failed authentications per client address', () => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
     }
-    // None of the refused keys cost a database lookup; the valid one was not cached yet.
+    // None of the refused keys cost a database lookup: a valid key that has never authenticated
+    // cannot be told from a guess without one.
     expect(lookups).toBe(LIMIT);
 
-    // Another address behind the same proxy is not affected, and its valid key works.
-    const other = await second.get('/me', { key: tenant.key, headers: { 'X-Forwarded-For': '203.0.113.8' } });
-    expect(other.status).toBe(200);
+    // The known key is looked up (this instance has not cached it) and served from the same address.
+    const served = await second.get('/me', { key: tenant.key, headers: from });
+    expect(served.status).toBe(200);
+    expect(served.body.business.slug).toBe(tenant.slug);
+    expect(lookups).toBe(LIMIT + 1);
+
+    // Another address behind the same proxy is not affected: its unknown key is looked up.
+    const other = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': '203.0.113.8' } });
+    expect(other.status).toBe(401);
+  });
+
+  it('counts every address of an IPv6 /64 together, and an IPv4-mapped IPv6 address as the IPv4 address', async () => {
+    for (let i = 1; i <= LIMIT; i++) {
+      const res = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': `2001:db8:26:1::${i.toString(16)}` } });
+      expect(res.status).toBe(401);
+    }
+    const sameNetwork = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': '2001:db8:26:1:ffff::99' } });
+    expect(sameNetwork.status).toBe(429);
+    const nextNetwork = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': '2001:db8:26:2::1' } });
+    expect(nextNetwork.status).toBe(401);
+
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': '::ffff:198.51.100.77' } });
+      expect(res.status).toBe(401);
+    }
+    const mapped = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': '198.51.100.77' } });
+    expect(mapped.status).toBe(429);
   });
 
   it('counts the socket address when no proxy is trusted, whatever X-Forwarded-For says, and shares the count between instances', async () => {

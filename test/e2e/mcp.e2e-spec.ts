@@ -83,6 +83,10 @@ describe('the MCP server', () => {
     const free = tools.find((tool) => tool.name === 'find_free_times')!;
     expect(free.inputSchema.required).toEqual(['serviceId', 'from', 'to']);
     expect(free.annotations?.readOnlyHint).toBe(true);
+    // A client asks before running what changes or ends an appointment (docs/design-record.md#d25).
+    for (const name of ['cancel_appointment', 'reschedule_appointment']) {
+      expect(tools.find((tool) => tool.name === name)!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    }
   });
 
   it('holds a conversation: services, free times, book any staff, read it, cancel it', async () => {
@@ -144,9 +148,30 @@ describe('the MCP server', () => {
 
     const found = await call('find_client', { phone: typed });
     expect((found.structuredContent as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([business.clients.joao]);
-    const invalid = await call('find_client', { phone: 'not a phone' });
+    // Not the shape of a phone: refused by the tool's schema, before the API.
+    const malformed = await call('find_client', { phone: 'not a phone' });
+    expect(malformed.isError).toBe(true);
+    expect(text(malformed)).toMatch(/^INVALID_INPUT: [\s\S]*\n- phone: must match pattern/);
+    // The shape of one, but no phone number: only the API can tell.
+    const invalid = await call('find_client', { phone: '+999 999 9999' });
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toMatch(/^VALIDATION_FAILED: [\s\S]*\/query\/phone/);
+  });
+
+  it('refuses a call whose arguments break the tool’s schema, naming them, without calling the API', async () => {
+    const booked = await call('book_appointment', {
+      serviceId: business.services.cut,
+      startAt: '2035-07-11T10:00:00Z',
+      client: { id: business.clients.joao },
+    });
+    const { id } = booked.structuredContent as { id: string };
+    const refused = await call('cancel_appointment', { id, reason: 'no', when: 'now' });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^INVALID_INPUT: /);
+    expect(text(refused)).toContain('\n- reason: must NOT have fewer than 3 characters');
+    expect(text(refused)).toContain('\n- when: is not an allowed property');
+    // Nothing reached the API: the appointment is still booked.
+    expect((await call('get_appointment', { id })).structuredContent).toMatchObject({ id, status: 'CONFIRMED' });
   });
 
   it('does not start without its settings, and says which are missing', async () => {
@@ -154,5 +179,18 @@ describe('the MCP server', () => {
     expect(await child.exited).toBe(1);
     expect(child.output).toContain('SCHEDULING_API_URL must be an http or https address');
     expect(child.output).toContain('SCHEDULING_API_KEY is missing');
+  });
+
+  it('does not start with a key that is not one, nor with plain http to another machine', async () => {
+    const typo = business.keys.owner.key.slice(0, -1);
+    const child = Child.spawn(process.execPath, [SERVER], {
+      PATH: process.env.PATH,
+      SCHEDULING_API_URL: 'http://api.example:3000',
+      SCHEDULING_API_KEY: typo,
+    });
+    expect(await child.exited).toBe(1);
+    expect(child.output).toContain('SCHEDULING_API_URL must be https');
+    expect(child.output).toContain('SCHEDULING_API_KEY is not an API key');
+    expect(child.output).not.toContain(typo);
   });
 });

@@ -55,23 +55,28 @@ afterAll(async () => {
 });
 
 describe('PostgreSQL goes away', () => {
-  it('a request under way when the database stops answers 500 problem+json with its request id, without SQL or stack', async () => {
+  it('a request under way when the database ends its session answers 500 problem+json with its request id, without SQL or stack', async () => {
     expect((await api.get('/clients', { key: salon.tenant.key })).status).toBe(200);
-    // Holds the request inside its query: the clients table is locked until the server stops.
+    // Holds the request inside its query: the clients table stays locked by this session, which
+    // is never ended before the request's. So the request's query cannot finish: only the end of
+    // its session, as a shutdown ends every session, ends it. (Stopping the server ended both at
+    // once, and the query could take the lock and answer 200 in between.)
     const locker = new pg.Client({ connectionString: postgres.url() });
     locker.on('error', () => undefined);
     await locker.connect();
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE clients IN ACCESS EXCLUSIVE MODE');
     const pending = api.get('/clients', { key: salon.tenant.key, headers: { 'X-Request-Id': 'outage-mid-request' } });
+    const waiting = `FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%clients%' AND pid <> pg_backend_pid()`;
     await waitUntil('the request waiting on the lock', async () => {
-      const rows = await locker.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%clients%'`,
-      );
+      const rows = await locker.query<{ n: string }>(`SELECT count(*) AS n ${waiting}`);
       return Number(rows.rows[0].n) > 0;
     });
-    await postgres.stop('fast');
+    // What a fast shutdown does to each session (SIGTERM), here to the request's alone.
+    const ended = await locker.query<{ ended: boolean }>(`SELECT pg_terminate_backend(pid) AS ended ${waiting}`);
+    expect(ended.rows.map((row) => row.ended)).toEqual([true]);
     const res = await pending;
+    await postgres.stop('fast');
     await locker.end().catch(() => undefined);
     expectInternalError(res);
     expect(res.body.requestId).toBe('outage-mid-request');

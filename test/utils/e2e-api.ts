@@ -126,7 +126,7 @@ export class E2eApi {
 
   /** GET /metrics of this app's metrics server (started on a free port at the first call), as Prometheus scrapes it. */
   async metrics(): Promise<{ status: number; contentType: string | null; text: string }> {
-    this.metricsPort ??= await this.app.get(MetricsServer).listen(0);
+    this.metricsPort ??= (await this.app.get(MetricsServer).listen(0)).port;
     const res = await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`);
     return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
   }

@@ -25,7 +25,8 @@ export const answer200: Respond = () => ({ status: 200, body: 'ok' });
 export class NoticeReceiver {
   readonly received: ReceivedNotice[] = [];
   private readonly sockets = new Set<Socket>();
-  private readonly hanging = new Set<ServerResponse>();
+  /** Requests held open ('hang'), with what each brought. */
+  private readonly hanging = new Map<ServerResponse, ReceivedNotice>();
   /** The most requests held open at once ('hang'), since the start. */
   mostHeld = 0;
 
@@ -63,6 +64,20 @@ export class NoticeReceiver {
     return this.hanging.size;
   }
 
+  /** The requests held open right now ('hang'), in arrival order. */
+  held(): ReceivedNotice[] {
+    return [...this.hanging.values()];
+  }
+
+  /** Answers every request held open right now with `reply` (by default 200). */
+  release(reply: { status: number; body?: string } = { status: 200, body: 'ok' }): void {
+    for (const res of this.hanging.keys()) {
+      res.writeHead(reply.status);
+      res.end(reply.body ?? '');
+    }
+    this.hanging.clear();
+  }
+
   /** The notices whose webhook-id is `id`, in arrival order. */
   withId(id: string): ReceivedNotice[] {
     return this.received.filter((notice) => notice.headers['webhook-id'] === id);
@@ -79,7 +94,7 @@ export class NoticeReceiver {
   }
 
   async close(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
+    for (const res of this.hanging.keys()) res.destroy();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -89,7 +104,7 @@ export class NoticeReceiver {
     this.received.push(notice);
     const reply = this.respond(notice, this.received.length - 1);
     if (reply === 'hang') {
-      this.hanging.add(res);
+      this.hanging.set(res, notice);
       this.mostHeld = Math.max(this.mostHeld, this.hanging.size);
       // A sender that gives up (its time-out) closes the request: it is no longer held.
       res.on('close', () => this.hanging.delete(res));

@@ -1,16 +1,26 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { FixturesModule } from '#core/fixtures/fixtures.module.js';
+import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { PaymentsModule } from '#core/payments/payments.module.js';
 import { SalesModule } from '#core/sales/sales.module.js';
 import { SandboxModule } from '#core/sandbox/sandbox.module.js';
+import { SECRETS_KEY_CHECKED_AFTER_BOOT } from '#core/secrets/secrets-key-check.js';
 import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { EXTENSIONS } from '#extensions/index.js';
+
+/** withAdminContext runs SECRETS_KEY's start check itself, once booted (see SECRETS_KEY_CHECKED_AFTER_BOOT). */
+@Global()
+@Module({
+  providers: [{ provide: SECRETS_KEY_CHECKED_AFTER_BOOT, useValue: true }],
+  exports: [SECRETS_KEY_CHECKED_AFTER_BOOT],
+})
+class SecretsKeyCheckedAfterBoot {}
 
 /** What the admin commands use: the domain modules the API uses, without HTTP, queues or Redis. */
 @Module({})
@@ -21,10 +31,12 @@ export class AdminModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot('scheduling-admin', 0),
+        SecretsKeyCheckedAfterBoot,
         BusinessesModule,
         ApiKeysModule,
         FixturesModule,
         WebhooksModule,
+        IdempotencyModule,
         PaymentsModule,
         SalesModule,
         SandboxModule,

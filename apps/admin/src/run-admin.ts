@@ -44,7 +44,7 @@ function printJson(out: AdminOutput, value: object): void {
   out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function buildProgram(io: AdminIo, context: CommandContext): Promise<Command> {
+async function buildProgram(io: AdminIo, context: CommandContext, migrationContext: CommandContext): Promise<Command> {
   const program = new Command('admin')
     .description('Administer the scheduling service. Every command prints one JSON object.')
     // In-process and testable: commander throws instead of exiting, and its error text is
@@ -57,7 +57,7 @@ async function buildProgram(io: AdminIo, context: CommandContext): Promise<Comma
     });
 
   // One register function per command group, each in commands/<group>.command.ts.
-  registerMigrateCommand(program, context);
+  registerMigrateCommand(program, migrationContext);
   registerFixturesCommands(program, context);
   registerBusinessCommands(program, context);
   registerKeyCommands(program, context);
@@ -112,8 +112,12 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, config?: Ap
   const context: CommandContext = {
     run: async (work) => printJson(io.stdout, await withAdminContext(config ?? loadConfig(), work)),
   };
+  // migrate opens no secret, and runs before the table of SECRETS_KEY's check values exists.
+  const migrationContext: CommandContext = {
+    run: async (work) => printJson(io.stdout, await withAdminContext(config ?? loadConfig(), work, { checkSecretsKey: false })),
+  };
   try {
-    await (await buildProgram(io, context)).parseAsync([...argv], { from: 'user' });
+    await (await buildProgram(io, context, migrationContext)).parseAsync([...argv], { from: 'user' });
     return EXIT_OK;
   } catch (error) {
     // --help is delivered as an error with exit code 0.

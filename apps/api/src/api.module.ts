@@ -50,6 +50,7 @@ import { EventsController } from './controllers/events.controller.js';
 import { WebhookEndpointsController } from './controllers/webhook-endpoints.controller.js';
 import { EventsModule } from '#core/events/events.module.js';
 import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
+import { JsonBodyGuard } from './http/json-body.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
 function withRouteDependencies(module: DynamicModule): DynamicModule {
@@ -121,6 +122,8 @@ export class ApiModule {
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: PlanGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
+        // Then the body is read: never for a caller the checks above refused (docs/design-record.md#d25).
+        { provide: APP_GUARD, useClass: JsonBodyGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
       ],
     };

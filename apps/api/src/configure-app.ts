@@ -7,9 +7,9 @@ import { QUEUE_DASHBOARD_PATH, queueDashboard } from './admin/queue-dashboard.js
 import { ApiModule } from './api.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { RequestLogging } from './logging/request-log.middleware.js';
-import { jsonBodyMiddleware } from './http/json-body.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
 import { securityHeadersMiddleware } from './http/security-headers.js';
+import { limitRequestTimes } from './http/server-timeouts.js';
 import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
 
@@ -20,7 +20,7 @@ export async function createApiApp(config?: AppConfig): Promise<NestExpressAppli
   return configureApiApp(await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), API_APP_OPTIONS));
 }
 
-/** How the API application is created: the API reads its bodies itself (jsonBodyMiddleware). */
+/** How the API application is created: the API reads its bodies itself, after the key is checked (JsonBodyGuard). */
 export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
 /** Everything around the routes of an application made of ApiModule (createApiApp, or a test's module with providers replaced). */
@@ -30,17 +30,17 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   app.set('etag', weakEtag);
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).
   app.set('trust proxy', app.get(AppConfig).TRUSTED_PROXIES);
+  limitRequestTimes(app.getHttpServer(), app.get(AppConfig));
   app.use(requestIdMiddleware);
   app.use(app.get(RequestLogging).middleware);
   app.use(securityHeadersMiddleware);
   app.use(app.get(HttpMetrics).middleware);
-  // Off unless configured: without the token the path is an unknown route (404). Mounted before
-  // the API's body reader, as the dashboard reads its own.
+  // Off unless configured: without the token the path is an unknown route (404). The dashboard
+  // reads its own bodies, after its own token check.
   const { QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE } = app.get(AppConfig);
   if (QUEUE_DASHBOARD_TOKEN) {
     app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE));
   }
-  app.use(jsonBodyMiddleware);
   // Operations endpoints live outside the versioned API.
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js'] });
   return app;

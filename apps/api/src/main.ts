@@ -12,10 +12,11 @@ try {
   // last, and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.listen(config.PORT);
-  const metricsPort = await app.get(MetricsServer).listen(config.METRICS_PORT);
+  const metrics = await app.get(MetricsServer).listen(config.METRICS_PORT);
   const logger = new Logger('Api');
   logger.log(`Listening on http://localhost:${config.PORT}/${API_PREFIX}`);
-  logger.log(`Metrics on http://localhost:${metricsPort}/metrics`);
+  const metricsHost = metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address;
+  logger.log(`Metrics on http://${metricsHost}:${metrics.port}/metrics`);
   if (config.IN_PROCESS_JOBS) {
     logger.warn(
       'IN_PROCESS_JOBS: no Redis; this process delivers notices and e-mails and limits keys on its own (for trying and developing only)',

@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CONTRACT_VERSION, isSchedulingApiError, type SchedulingClient } from '#sdk/index.js';
 import type { ContractSchemas } from './contract-schemas.js';
+import { describeInvalidInput, ToolInputValidator } from './tool-input-validator.js';
 import { schedulingTools, ToolInputError, type SchedulingTool } from './tools.js';
 
 /**
@@ -11,6 +12,7 @@ import { schedulingTools, ToolInputError, type SchedulingTool } from './tools.js
  */
 export function createMcpServer(sdk: SchedulingClient, schemas: ContractSchemas): Server {
   const tools = new Map<string, SchedulingTool>(schedulingTools(sdk, schemas).map((tool) => [tool.name, tool]));
+  const inputs = new ToolInputValidator([...tools.values()]);
   const server = new Server(
     { name: 'scheduling', title: 'Business Scheduling', version: CONTRACT_VERSION },
     { capabilities: { tools: {} } },
@@ -22,15 +24,24 @@ export function createMcpServer(sdk: SchedulingClient, schemas: ContractSchemas)
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
-      annotations: { title: tool.title, readOnlyHint: tool.readOnly, openWorldHint: false },
+      annotations: {
+        title: tool.title,
+        readOnlyHint: tool.effect === 'read',
+        // Meaningful only for a tool that writes (MCP's default for one is destructive).
+        ...(tool.effect === 'read' ? {} : { destructiveHint: tool.effect === 'destructive' }),
+        openWorldHint: false,
+      },
     })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
     if (!tool) return failure(`Unknown tool ${request.params.name}; the tools are ${[...tools.keys()].join(', ')}.`);
+    const input = request.params.arguments ?? {};
+    const problems = inputs.problems(tool.name, input);
+    if (problems.length > 0) return failure(describeInvalidInput(tool.name, problems));
     try {
-      const output = await tool.run(request.params.arguments ?? {}, extra.signal);
+      const output = await tool.run(input, extra.signal);
       return { content: [{ type: 'text', text: output.text }], structuredContent: output.structured };
     } catch (error) {
       return failure(describeFailure(error));

@@ -7,14 +7,20 @@ export interface ToolOutput {
   structured: Record<string, unknown>;
 }
 
+export type ToolEffect = 'read' | 'additive' | 'destructive';
+
 export interface SchedulingTool {
   name: string;
   title: string;
   description: string;
   /** Read from the contract (ContractSchemas), never written by hand. */
   inputSchema: JsonSchema;
-  /** Only reads: a client may run it without asking. */
-  readOnly: boolean;
+  /**
+   * What it does to the business's data, told to clients as annotations: `read` changes nothing (a
+   * client may run it without asking); `additive` only adds (a booking); `destructive` changes or
+   * ends what exists (a cancellation, a move), so a client should ask before running it.
+   */
+  effect: ToolEffect;
   run(input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput>;
 }
 
@@ -45,7 +51,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       title: 'List services',
       description: 'Lists the business’s services: id, name, duration in minutes, price and whether it is active.',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      readOnly: true,
+      effect: 'read',
       run: async (_input, signal) => {
         const services = await collect(sdk.services.list({ signal }));
         return {
@@ -66,7 +72,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       description:
         'Lists the staff members (id, name, whether active, the services each performs), optionally only those who perform a service.',
       inputSchema: schemas.input('listStaff', { query: ['serviceId', 'active'] }),
-      readOnly: true,
+      effect: 'read',
       run: async (input, signal) => {
         const staff = await collect(sdk.staff.list(as<{ serviceId?: string; active?: boolean }>(input), { signal }));
         return {
@@ -81,7 +87,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       description:
         'The free start times of a service between two instants (at most 31 days apart), each with the staff members who can take it. A start listed here is one a booking would accept at this moment.',
       inputSchema: schemas.input('getAvailability', { query: ['serviceId', 'from', 'to', 'staffId'] }),
-      readOnly: true,
+      effect: 'read',
       run: async (input, signal) => {
         const availability = await sdk.availability.get(as<{ serviceId: string; from: string; to: string; staffId?: string }>(input), {
           signal,
@@ -103,7 +109,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       description:
         'Finds the client with a phone number (any format, with + and the country code) or an e-mail address (any case). Use it when a booking or a new client was refused with CLIENT_EXISTS.',
       inputSchema: schemas.input('listClients', { query: ['phone', 'email'] }),
-      readOnly: true,
+      effect: 'read',
       run: async (input, signal) => {
         const contact = as<{ phone?: string; email?: string }>(input);
         if (contact.phone === undefined && contact.email === undefined) throw new ToolInputError('Give a phone or an e-mail to look up.');
@@ -122,7 +128,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       description:
         'Books a service at a start time for a client: either an existing client (`client: { id }`) or a new one (`client: { name, phone, ... }`, refused with CLIENT_EXISTS when the phone or e-mail is known: look the client up). Without staffId, the staff member who can take it with the fewest appointments that day is booked.',
       inputSchema: schemas.input('createAppointment', { withBody: true }),
-      readOnly: false,
+      effect: 'additive',
       run: async (input, signal) => {
         const appointment = await sdk.appointments.create(as<Schemas['CreateAppointmentRequest']>(input), { signal });
         return { text: `Booked: ${describeAppointment(appointment)}`, structured: appointment };
@@ -134,7 +140,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       description:
         'Moves an active appointment to a new start (and optionally another staff member). The old appointment becomes RESCHEDULED; a new one is returned.',
       inputSchema: schemas.input('rescheduleAppointment', { path: ['id'], withBody: true }),
-      readOnly: false,
+      effect: 'destructive',
       run: async ({ id, ...body }, signal) => {
         const appointment = await sdk.appointments.reschedule(str(id), as<Schemas['RescheduleAppointmentRequest']>(body), { signal });
         return { text: `Rescheduled: ${describeAppointment(appointment)}`, structured: appointment };
@@ -145,7 +151,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       title: 'Cancel an appointment',
       description: 'Cancels an active appointment, with a reason (at least 3 characters; stored, never shown to partners).',
       inputSchema: schemas.input('cancelAppointment', { path: ['id'], withBody: true }),
-      readOnly: false,
+      effect: 'destructive',
       run: async ({ id, ...body }, signal) => {
         const appointment = await sdk.appointments.cancel(str(id), as<Schemas['CancelAppointmentRequest']>(body), { signal });
         return { text: `Cancelled: ${describeAppointment(appointment)}`, structured: appointment };
@@ -156,7 +162,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       title: 'Get an appointment',
       description: 'Reads one appointment by id: when, what, with whom, for whom and its status.',
       inputSchema: schemas.input('getAppointment', { path: ['id'] }),
-      readOnly: true,
+      effect: 'read',
       run: async ({ id }, signal) => {
         const appointment = await sdk.appointments.get(str(id), { signal });
         return { text: describeAppointment(appointment), structured: appointment };

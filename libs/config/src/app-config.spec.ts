@@ -8,7 +8,7 @@ const secrets = {
 
 describe('loadConfig', () => {
   it('applies defaults and parses types', () => {
-    const config = loadConfig({ ...secrets, PORT: '8080', WEBHOOKS_ALLOW_PRIVATE: 'true' });
+    const config = loadConfig({ ...secrets, NODE_ENV: 'development', PORT: '8080', WEBHOOKS_ALLOW_PRIVATE: 'true' });
     expect(config.PORT).toBe(8080);
     expect(config.WEBHOOKS_ALLOW_PRIVATE).toBe(true);
     expect(config.DATABASE_URL).toMatch(/^postgres:\/\//);

@@ -32,6 +32,13 @@ const toDurationList = ({ value }: { value: unknown }): unknown =>
 // A malformed list is left as the string it was, so that IsArray names the variable.
 const toPortList = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\s*\d+(\s*,\s*\d+)*\s*$/.test(value) ? value.split(',').map((port) => Number(port.trim())) : value;
+const toList = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '')
+    : value;
 const PORTS_MESSAGE = 'WEBHOOK_PORTS must be a comma-separated list of 1 to 16 ports (1 to 65535), such as 443,8443';
 const withoutTrailingSlash = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.replace(/\/+$/, '') : value);
 const DAY_MS = 24 * 3_600_000;
@@ -192,7 +199,8 @@ export class AppConfig {
   @Transform(withoutTrailingSlash)
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/, {
-    message: 'PUBLIC_BASE_URL must be an http:// or https:// address without credentials, query or fragment, such as https://api.example.com',
+    message:
+      'PUBLIC_BASE_URL must be an http:// or https:// address without credentials, query or fragment, such as https://api.example.com',
   })
   PUBLIC_BASE_URL: string | undefined = undefined;
 
@@ -213,6 +221,19 @@ export class AppConfig {
   @Min(1, { each: true, message: PORTS_MESSAGE })
   @Max(65535, { each: true, message: PORTS_MESSAGE })
   WEBHOOK_PORTS: number[] = [443, 8443];
+
+  /**
+   * DNS servers that webhook addresses are resolved with (docs/design-record.md#d24), comma-separated
+   * `address` or `address:port`; empty: the machine's (/etc/resolv.conf). /etc/hosts is never read
+   * for them.
+   */
+  @Transform(toList)
+  @IsArray()
+  @Matches(/^(\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9A-Fa-f:.]+)$/, {
+    each: true,
+    message: 'WEBHOOK_DNS_SERVERS must be a comma-separated list of IP addresses, each optionally with :port ([v6]:port)',
+  })
+  WEBHOOK_DNS_SERVERS: string[] = [];
 
   /** How long a key lookup may be cached; revocations and plan changes apply within this. */
   @Transform(toInt)

@@ -3,12 +3,16 @@ import { loadConfig } from './app-config.js';
 const secrets = { API_KEY_PEPPER: 'p'.repeat(32), CURSOR_SECRET: 'c'.repeat(32), SECRETS_KEY: `k1:${'A'.repeat(43)}=` };
 
 describe('settings refused in production', () => {
-  it('refuses WEBHOOKS_ALLOW_PRIVATE=true with NODE_ENV=production, and only there', () => {
-    expect(() => loadConfig({ ...secrets, NODE_ENV: 'production', WEBHOOKS_ALLOW_PRIVATE: 'true' })).toThrow(
-      /WEBHOOKS_ALLOW_PRIVATE: .*refused with NODE_ENV=production/,
-    );
+  it('takes WEBHOOKS_ALLOW_PRIVATE=true only with NODE_ENV=development or test set explicitly', () => {
+    const refusal = /WEBHOOKS_ALLOW_PRIVATE: .*accepted only with NODE_ENV=development or NODE_ENV=test set explicitly/;
+    expect(() => loadConfig({ ...secrets, NODE_ENV: 'production', WEBHOOKS_ALLOW_PRIVATE: 'true' })).toThrow(refusal);
+    // NODE_ENV's default is development, but a host that never set it may well be production.
+    expect(() => loadConfig({ ...secrets, WEBHOOKS_ALLOW_PRIVATE: 'true' })).toThrow(refusal);
+    expect(() => loadConfig({ ...secrets, NODE_ENV: '', WEBHOOKS_ALLOW_PRIVATE: '1' })).toThrow(refusal);
     expect(loadConfig({ ...secrets, NODE_ENV: 'production', WEBHOOKS_ALLOW_PRIVATE: 'false' }).WEBHOOKS_ALLOW_PRIVATE).toBe(false);
+    expect(loadConfig({ ...secrets, WEBHOOKS_ALLOW_PRIVATE: 'false' }).WEBHOOKS_ALLOW_PRIVATE).toBe(false);
     expect(loadConfig({ ...secrets, NODE_ENV: 'development', WEBHOOKS_ALLOW_PRIVATE: 'true' }).WEBHOOKS_ALLOW_PRIVATE).toBe(true);
+    expect(loadConfig({ ...secrets, NODE_ENV: 'test', WEBHOOKS_ALLOW_PRIVATE: 'true' }).WEBHOOKS_ALLOW_PRIVATE).toBe(true);
   });
 });
 

@@ -7,6 +7,8 @@ export interface DatabaseConnectionSettings {
   url: string;
   /** Connections per process. */
   poolSize?: number;
+  /** Longest wait for a connection of the pool (DATABASE_CONNECT_TIMEOUT_MS); see pool-wait.ts. */
+  connectTimeoutMs?: number;
   applicationName?: string;
 }
 
@@ -28,7 +30,7 @@ export function buildDataSourceOptions(settings: DatabaseConnectionSettings): Da
     extra: {
       max: settings.poolSize ?? 10,
       // A request never waits forever for a connection or a query.
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: settings.connectTimeoutMs ?? 5000,
       statement_timeout: 15000,
       idle_in_transaction_session_timeout: 30000,
     },

@@ -18,7 +18,12 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...buildDataSourceOptions({ url: config.DATABASE_URL, applicationName }),
+            ...buildDataSourceOptions({
+              url: config.DATABASE_URL,
+              applicationName,
+              poolSize: config.DATABASE_POOL_SIZE,
+              connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+            }),
             retryAttempts,
             retryDelay: 2000,
           }),

@@ -189,6 +189,19 @@ describe('admin: change notices', () => {
     expect((await admin(['webhook', 'rotate-secret', '--business', otherSlug, '--id', created.json.id])).error.code).toBe('NOT_FOUND');
   });
 
+  it('webhook rotate-secret takes an upper-case id: the secret it prints is the one stored, and opens', async () => {
+    const created = await admin(['webhook', 'create', '--business', slug, '--url', 'https://hooks.example/upper', '--events', 'client.created']);
+    const rotated = await admin(['webhook', 'rotate-secret', '--business', slug, '--id', created.json.id.toUpperCase()]);
+    expect(rotated.code).toBe(0);
+    expect(rotated.json.id).toBe(created.json.id);
+    const { rows } = await db.query('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [created.json.id]);
+    expect(cipher.open(rows[0].secret, created.json.id)).toBe(rotated.json.secret);
+    expect(cipher.open(rows[0].previous_secret, created.json.id)).toBe(created.json.secret);
+    // The endpoint is still readable (listed) and rotates again.
+    expect((await admin(['webhook', 'list', '--business', slug])).code).toBe(0);
+    expect((await admin(['webhook', 'rotate-secret', '--business', slug, '--id', created.json.id])).code).toBe(0);
+  });
+
   it('payment record stores the payment; a PAID one records payment.received in the same transaction', async () => {
     const paid = await admin([
       'payment',

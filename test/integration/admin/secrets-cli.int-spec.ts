@@ -52,4 +52,28 @@ describe('admin secrets re-encrypt', () => {
       ).code,
     ).toBe(0);
   });
+
+  it('matches key ids exactly: values under "k-1" are resealed when the current key is "k_1" (`_` is no wildcard)', async () => {
+    const salon = await seed({ webhooks: [{ ref: 'hook', url: 'https://hooks.example/exact', events: ['appointment.created'] }] });
+    const keyOf = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+    // Every secret under "k-1"; then "k_1" becomes the current key. The run's key stays in the
+    // list: other suites' stored answers may be sealed under it.
+    const underDash = testConfig({ SECRETS_KEY: `k-1:${keyOf(0x11)},${config.SECRETS_KEY}` });
+    expect((await runAdminCommand(['secrets', 're-encrypt'], underDash)).code).toBe(0);
+    const underscore = testConfig({ SECRETS_KEY: `k_1:${keyOf(0x22)},k-1:${keyOf(0x11)},${config.SECRETS_KEY}` });
+    const run = await runAdminCommand(['secrets', 're-encrypt'], underscore);
+    expect(run.code).toBe(0);
+    expect(run.json.keyId).toBe('k_1');
+    expect(run.json.resealed).toBeGreaterThanOrEqual(1);
+    const { rows } = await db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE NOT starts_with(secret, $1)', ['v1:k_1:']);
+    expect(rows).toEqual([]);
+    const { rows: hook } = await db.query<{ id: string; secret: string }>('SELECT id, secret FROM webhook_endpoints WHERE id = $1', [
+      salon.webhooks.hook.id,
+    ]);
+    expect(new SecretsCipher(underscore).open(hook[0].secret, hook[0].id)).toBe(salon.webhooks.hook.secret);
+
+    // Put back under the run's key, as above.
+    const back = testConfig({ SECRETS_KEY: `${config.SECRETS_KEY},k_1:${keyOf(0x22)}` });
+    expect((await runAdminCommand(['secrets', 're-encrypt'], back)).code).toBe(0);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SealedAnswersResealer } from '#core/idempotency/sealed-answers-resealer.js';
 import { WebhookSecretsResealer } from '#core/webhooks/webhook-secrets-resealer.js';
 import type { CommandContext } from './command-context.js';
 
@@ -8,7 +9,12 @@ export function registerSecretsCommands(program: Command, context: CommandContex
   secrets
     .command('re-encrypt')
     .description(
-      "seal every webhook secret under SECRETS_KEY's first key (after an upgrade, or to retire a key); prints { keyId, resealed }",
+      "seal every webhook secret, and every stored idempotent answer that holds one, under SECRETS_KEY's first key (after an upgrade, or to retire a key); prints { keyId, resealed, resealedAnswers }",
     )
-    .action(() => context.run((app) => app.get(WebhookSecretsResealer).resealAll()));
+    .action(() =>
+      context.run(async (app) => {
+        const { keyId, resealed } = await app.get(WebhookSecretsResealer).resealAll();
+        return { keyId, resealed, resealedAnswers: await app.get(SealedAnswersResealer).resealAll() };
+      }),
+    );
 }

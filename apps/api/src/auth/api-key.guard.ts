@@ -24,12 +24,17 @@ export class ApiKeyGuard implements CanActivate {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const key = presentedKey(req);
-    // Only a key the cache cannot answer costs a database lookup: an address that has used up its
-    // failures is refused before it. The address is worked out only when it is needed.
+    // Only a key the cache cannot answer costs a database lookup. Once the client's network has
+    // used up its failures, only a key that authenticated recently is looked up: a flood is refused
+    // before it costs the database, and a partner behind the same address or proxy is still served
+    // (docs/design-record.md#d24). The address is worked out only when it is needed.
     const authenticated = key
-      ? await this.keys.authenticate(key, async () => {
-          const open = await this.failures.isOpen(clientAddress(req));
-          if (!open.allowed) this.refuseFlood(open);
+      ? await this.keys.authenticate(key, {
+          beforeDatabase: async (keyHash) => {
+            const admitted = await this.failures.admitsLookup(clientAddress(req), keyHash);
+            if (!admitted.allowed) this.refuseFlood(admitted);
+          },
+          afterDatabase: (keyHash, valid) => this.failures.recordLookup(keyHash, valid),
         })
       : null;
     if (!authenticated) {

@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, map, type Observable } from 'rxjs';
+import { answerHoldsSecret } from '#contract/secret-answers.js';
 import { requestFingerprint } from '#core/idempotency/fingerprint.js';
 import { IdempotencyService, type IdempotentOutcome, type StoredResponse } from '#core/idempotency/idempotency.service.js';
 import type { ApiRequest } from './api-request.js';
@@ -52,6 +53,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       apiKeyId: req.apiKey!.keyId,
       idempotencyKey,
       fingerprint: requestFingerprint(req.method, req.baseUrl + req.path, req.body),
+      answerHoldsSecret: answerHoldsSecret(operation.operationId),
     };
     const waitsOnNetwork = this.reflector.get<boolean | undefined>(WAITS_ON_NETWORK, context.getHandler()) === true;
     const executed = waitsOnNetwork ? this.idempotency.executeOutsideTransaction(request, write) : this.idempotency.execute(request, write);

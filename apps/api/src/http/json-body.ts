@@ -1,4 +1,5 @@
-import express, { type NextFunction, type Response } from 'express';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import express, { type Response } from 'express';
 import type { ApiRequest } from './api-request.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -8,20 +9,34 @@ export const MAX_BODY_DEPTH = 32;
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: ['application/json', 'application/*+json'] });
 
 /**
- * Reads JSON bodies up to 64 KiB. A body that cannot be read is noted on the request instead of
- * answered here, so authentication, rate limit, plan and scope still decide first (docs/design-record.md#d2 order).
+ * Reads a JSON body up to 64 KiB, as the last of the global guards (api.module.ts): the key, the
+ * rate limit, the plan and the scope decide before a byte of the body is read, so a caller without
+ * them cannot hold a connection by trickling one (docs/design-record.md#d25). A body that cannot be
+ * read is noted on the request instead of answered here, and reported by the route's input check
+ * (docs/design-record.md#d2 order).
  */
-export function jsonBodyMiddleware(req: ApiRequest, res: Response, next: NextFunction): void {
-  parseJson(req, res, (error?: unknown) => {
-    if (error) {
-      const type = (error as { type?: string }).type;
-      req.bodyError = type === 'entity.too.large' ? 'PAYLOAD_TOO_LARGE' : 'MALFORMED_JSON';
-      req.body = undefined;
-    } else if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
-      req.bodyError = 'TOO_DEEP';
-      req.body = undefined;
-    }
-    next();
+@Injectable()
+export class JsonBodyGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    await readJsonBody(http.getRequest<ApiRequest>(), http.getResponse<Response>());
+    return true;
+  }
+}
+
+function readJsonBody(req: ApiRequest, res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    parseJson(req, res, (error?: unknown) => {
+      if (error) {
+        const type = (error as { type?: string }).type;
+        req.bodyError = type === 'entity.too.large' ? 'PAYLOAD_TOO_LARGE' : 'MALFORMED_JSON';
+        req.body = undefined;
+      } else if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
+        req.bodyError = 'TOO_DEEP';
+        req.body = undefined;
+      }
+      resolve();
+    });
   });
 }
 

@@ -20,7 +20,7 @@ import { ERROR_CODES } from '#core/errors/error-code.js';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { PROBLEM_TYPES } from './problem.js';
 
-function respond(exception: unknown, route?: { path: string }) {
+function respond(exception: unknown, route?: { path: string }, complete = true) {
   const sent: { status?: number; type?: string; body?: string; headers: Record<string, string> } = { headers: {} };
   const res = {
     headersSent: false,
@@ -38,7 +38,7 @@ function respond(exception: unknown, route?: { path: string }) {
       return this;
     },
   };
-  const req = { method: 'GET', path: '/v1/api/me', requestId: 'req-123', route };
+  const req = { method: 'GET', path: '/v1/api/me', requestId: 'req-123', route, complete };
   const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
   new ProblemDetailsFilter().catch(exception, host);
   return { ...sent, json: JSON.parse(sent.body ?? '{}') as Record<string, unknown> };
@@ -57,6 +57,26 @@ describe('ProblemDetailsFilter', () => {
     expect(out.type).toBe('application/problem+json');
     expect(out.headers['Retry-After']).toBe('1');
     expect(out.json).toMatchObject({ status: 409, code: 'IDEMPOTENCY_IN_PROGRESS', requestId: 'req-123', detail: 'still running' });
+  });
+
+  it("answers pg's pool timeouts (no connection in time) 503 SERVICE_UNAVAILABLE with Retry-After, and nothing of the driver's message", () => {
+    for (const message of ['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']) {
+      const out = respond(new Error(message), { path: '/v1/api/me' });
+      expect({ status: out.status, type: out.type, retryAfter: out.headers['Retry-After'] }).toEqual({
+        status: 503,
+        type: 'application/problem+json',
+        retryAfter: '5',
+      });
+      expect(out.json).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', requestId: 'req-123' });
+      expect(out.body).not.toContain(message);
+    }
+    // The database refusing connections outright is an outage, not a busy pool.
+    expect(respond(new Error('connect ECONNREFUSED 127.0.0.1:5432')).status).toBe(500);
+  });
+
+  it('closes the connection when it answers before the request has fully arrived (its body is never read)', () => {
+    expect(respond(new DomainError('API_KEY_INVALID', 'Send a key.'), undefined, false).headers.Connection).toBe('close');
+    expect(respond(new DomainError('API_KEY_INVALID', 'Send a key.'), undefined, true).headers.Connection).toBeUndefined();
   });
 
   it("turns Nest's unknown-route 404 into NOT_FOUND", () => {

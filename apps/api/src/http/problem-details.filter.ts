@@ -22,12 +22,21 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         { requestId: req.requestId, err: exception instanceof Error ? exception.stack : String(exception) },
         `Unhandled error on ${req.method} ${req.path} (request ${req.requestId})`,
       );
+    } else if (code === 'SERVICE_UNAVAILABLE') {
+      // The client was told to come back; the operator should hear that the pool ran dry.
+      this.logger.warn(
+        { requestId: req.requestId },
+        `No database connection in time for ${req.method} ${req.path} (request ${req.requestId})`,
+      );
     }
     if (res.headersSent) {
       res.end();
       return;
     }
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+    // Refused before its body arrived (the key is checked first, docs/design-record.md#d25): the
+    // rest of the body is never read, so the connection ends with this answer instead of waiting for it.
+    if (req.complete === false) res.setHeader('Connection', 'close');
     const body = problemBody(code, detail, req.requestId, errors);
     res.status(PROBLEM_TYPES[code].status).type('application/problem+json').send(JSON.stringify(body));
   }

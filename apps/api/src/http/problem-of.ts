@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { DomainError, type FieldError } from '#core/errors/domain-error.js';
 import type { ErrorCode } from '#core/errors/error-code.js';
+import { isConnectionWaitTimeout } from '#database/connection-wait.js';
 import type { ApiRequest } from './api-request.js';
 import { codeForHttpStatus, PROBLEM_TYPES } from './problem.js';
 
@@ -14,8 +15,25 @@ export interface Problem {
   unexpected: boolean;
 }
 
+/**
+ * How long a client is asked to wait when no database connection came in time: the connections
+ * in use end within seconds (a statement's own limit is 15 s), and a client that comes back at
+ * once adds to the queue it was refused from.
+ */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** The problem every thrown value is answered with: the filter and the idempotent replay store agree on it. */
 export function problemOf(exception: unknown, req: ApiRequest): Problem {
+  if (isConnectionWaitTimeout(exception)) {
+    // Busy, not broken (docs/design-record.md#d24): a write rolled back, and the same request may be sent again.
+    return {
+      code: 'SERVICE_UNAVAILABLE',
+      detail: `The server is too busy to answer now (no database connection came in time); retry after ${SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS} s.`,
+      errors: [],
+      retryAfter: SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+      unexpected: false,
+    };
+  }
   if (exception instanceof DomainError) {
     return {
       code: exception.code,

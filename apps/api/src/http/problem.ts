@@ -23,6 +23,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }>
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be application/json' },
   API_RATE_LIMIT: { status: 429, title: 'Too many requests' },
   INTERNAL: { status: 500, title: 'Internal error' },
+  SERVICE_UNAVAILABLE: { status: 503, title: 'The service is too busy to answer now' },
 };
 
 /**

@@ -46,4 +46,30 @@ describe('ApiKeysService key lookups', () => {
     await service.authenticate(validKey);
     expect(service.cachedLookup(validKey)).toBe(owner);
   });
+
+  it('runs the lookup hooks around the database only, with the stored hash and what the lookup found', async () => {
+    const calls: string[] = [];
+    const hooks = {
+      beforeDatabase: (hash: string) => {
+        calls.push(`before ${hash}`);
+        return Promise.resolve();
+      },
+      afterDatabase: (hash: string, valid: boolean) => {
+        calls.push(`after ${hash} ${valid}`);
+        return Promise.resolve();
+      },
+    };
+    const unknownKey = generateApiKey();
+    await service.authenticate(validKey, hooks);
+    await service.authenticate(unknownKey, hooks);
+    await service.authenticate(validKey, hooks);
+    await service.authenticate('rk_live_short', hooks);
+    expect(calls).toEqual([`before ${lookups[0]}`, `after ${lookups[0]} true`, `before ${lookups[1]}`, `after ${lookups[1]} false`]);
+  });
+
+  it('asks the database nothing when the hook before it refuses', async () => {
+    const refused = new Error('flood');
+    await expect(service.authenticate(validKey, { beforeDatabase: () => Promise.reject(refused) })).rejects.toBe(refused);
+    expect(lookups).toHaveLength(0);
+  });
 });

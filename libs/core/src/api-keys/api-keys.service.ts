@@ -21,6 +21,14 @@ export interface NewApiKey {
   test?: boolean;
 }
 
+/** What the caller of `authenticate` does around a database lookup, given the key's stored hash. */
+export interface KeyLookupHooks {
+  /** Before the database is asked; throws to refuse the key without a lookup. */
+  beforeDatabase?(keyHash: string): Promise<void>;
+  /** Once the database has answered whether the key is valid. */
+  afterDatabase?(keyHash: string, valid: boolean): Promise<void>;
+}
+
 export interface CreatedApiKey {
   /** Shown once; only its hash is stored. */
   key: string;
@@ -155,16 +163,16 @@ export class ApiKeysService {
   }
 
   /**
-   * The key's owner and rights, or null for a malformed, unknown or revoked key. `beforeDatabase`
-   * runs only when the cache cannot answer, before the database is asked (the key guard refuses a
-   * flooding address there); the key is hashed once either way.
+   * The key's owner and rights, or null for a malformed, unknown or revoked key. The hooks run only
+   * when the cache cannot answer, around the database lookup (the key guard's failed-authentication
+   * limit, docs/design-record.md#d24); the key is hashed once either way.
    */
-  async authenticate(rawKey: string, beforeDatabase?: () => Promise<void>): Promise<AuthenticatedKey | null> {
+  async authenticate(rawKey: string, hooks: KeyLookupHooks = {}): Promise<AuthenticatedKey | null> {
     if (!isWellFormedApiKey(rawKey)) return null;
     const hash = hashApiKey(this.config.API_KEY_PEPPER, rawKey);
     const cached = this.cached(hash);
     if (cached !== undefined) return cached;
-    await beforeDatabase?.();
+    await hooks.beforeDatabase?.(hash);
     const found = await this.keys.findActiveByHash(hash);
     // Keys are made in their business's mode; a prefix that disagrees with the row is refused all the same.
     const value = found && found.mode === apiKeyModeOf(rawKey) ? found : null;
@@ -173,6 +181,7 @@ export class ApiKeysService {
       if (value) this.found.set(hash, value, expiresAt);
       else this.notFound.set(hash, null, expiresAt);
     }
+    await hooks.afterDatabase?.(hash, value !== null);
     return value;
   }
 

@@ -23,6 +23,10 @@ export class LookupCache<T> {
     this.entries.set(key, { value, expiresAt });
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -4,7 +4,9 @@ import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
 import { sqlStateOf } from '#database/statement-failed-error.js';
 import { DomainError } from '../errors/domain-error.js';
+import { SecretsCipher } from '../secrets/secrets-cipher.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
+import { openAnswer, sealAnswer } from './sealed-answer.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** How long a duplicate waits for the first request with its key before giving up (docs/design-record.md#d4). */
@@ -27,6 +29,8 @@ export interface IdempotentRequest {
   apiKeyId: string;
   idempotencyKey: string;
   fingerprint: string;
+  /** Its answer can hold a secret, and is stored sealed (sealed-answer.ts). */
+  answerHoldsSecret?: boolean;
 }
 
 /**
@@ -46,6 +50,7 @@ export class IdempotencyService {
   constructor(
     private readonly database: Database,
     private readonly records: IdempotencyRepository,
+    private readonly cipher: SecretsCipher,
   ) {}
 
   /**
@@ -105,7 +110,7 @@ export class IdempotencyService {
       throw error;
     }
     await this.database.transactional(async () => {
-      await this.records.store(recordOf(request, outcome.response));
+      await this.records.store(recordOf(request, outcome.response, this.cipher));
       await this.records.releaseClaim(apiKeyId, idempotencyKey);
     });
     return { response: outcome.response, replayed: false };
@@ -126,7 +131,7 @@ export class IdempotencyService {
     if (!existing) return null;
     if (existing.fingerprint !== request.fingerprint) throw keyReused();
     return {
-      response: { status: existing.responseStatus, contentType: existing.responseContentType, body: existing.responseBody },
+      response: { status: existing.responseStatus, contentType: existing.responseContentType, body: openAnswer(this.cipher, request, existing.responseBody) },
       replayed: true,
     };
   }
@@ -145,7 +150,7 @@ export class IdempotencyService {
       const outcome = await write();
       if (!outcome.keepWrites) await this.records.undoWrite();
 
-      this.records.storeAtCommit(recordOf(request, outcome.response));
+      this.records.storeAtCommit(recordOf(request, outcome.response, this.cipher));
       return { response: outcome.response, replayed: false };
     });
   }
@@ -163,7 +168,7 @@ function inProgress(): DomainError {
 }
 
 /** The record of a write's answer, kept IDEMPOTENCY_RETENTION_MS. */
-function recordOf(request: IdempotentRequest, response: StoredResponse): IdempotencyRecordEntity {
+function recordOf(request: IdempotentRequest, response: StoredResponse, cipher: SecretsCipher): IdempotencyRecordEntity {
   const now = new Date();
   return Object.assign(new IdempotencyRecordEntity(), {
     id: newId(),
@@ -171,7 +176,7 @@ function recordOf(request: IdempotentRequest, response: StoredResponse): Idempot
     idempotencyKey: request.idempotencyKey,
     fingerprint: request.fingerprint,
     responseStatus: response.status,
-    responseBody: response.body,
+    responseBody: sealAnswer(cipher, request, response.body),
     responseContentType: response.contentType,
     createdAt: now,
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),

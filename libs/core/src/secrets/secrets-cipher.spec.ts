@@ -38,6 +38,10 @@ describe('SecretsCipher', () => {
     expect(() => cipher.open(tampered, ROW)).toThrow();
   });
 
+  it('refuses a SECRETS_KEY that gives a key id twice (made without loadConfig), rather than keep one of the keys', () => {
+    expect(() => cipherOf(`k1:${key()},k1:${key()}`)).toThrow(/key id k1 more than once/);
+  });
+
   it('passes a secret stored before encryption through as it is', () => {
     expect(cipherOf(`k1:${key()}`).open(SECRET, ROW)).toBe(SECRET);
   });

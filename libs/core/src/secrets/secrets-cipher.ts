@@ -1,9 +1,18 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import { parseSecretsKeys, type SecretsKey } from '#config/secrets-keys.js';
+import { duplicateSecretsKeyIds, parseSecretsKeys, type SecretsKey } from '#config/secrets-keys.js';
+import { keyCheckValue } from './key-check-value.js';
 
 const VERSION = 'v1';
+
+/** How every sealed value begins, whatever its key. */
+export const SEALED_VALUE_PREFIX = `${VERSION}:`;
+
+/** How every value sealed under the key `keyId` begins. */
+export function sealedPrefixOf(keyId: string): string {
+  return `${SEALED_VALUE_PREFIX}${keyId}:`;
+}
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Opened secrets kept by openKept: more endpoints than a worker delivers to at once, and cheap to open again. */
@@ -24,6 +33,10 @@ export class SecretsCipher {
 
   constructor(config: AppConfig) {
     const keys = parseSecretsKeys(config.SECRETS_KEY);
+    // loadConfig refuses it first; a configuration made another way must not reach a Map that
+    // would keep one of the two keys silently.
+    const repeated = duplicateSecretsKeyIds(keys);
+    if (repeated.length > 0) throw new Error(`SECRETS_KEY gives the key id ${repeated.join(', ')} more than once.`);
     this.current = keys[0];
     this.keys = new Map(keys.map((key) => [key.id, key.key]));
   }
@@ -32,9 +45,21 @@ export class SecretsCipher {
     return this.current.id;
   }
 
+  /** Every key id of SECRETS_KEY, the current one first. */
+  get keyIds(): string[] {
+    return [...this.keys.keys()];
+  }
+
   /** The prefix of every value sealed under the current key (to find the others). */
   get currentPrefix(): string {
-    return `${VERSION}:${this.current.id}:`;
+    return sealedPrefixOf(this.current.id);
+  }
+
+  /** The check value of the key SECRETS_KEY gives under `keyId` (see keyCheckValue). */
+  checkValueOf(keyId: string): string {
+    const key = this.keys.get(keyId);
+    if (!key) throw new Error(`SECRETS_KEY holds no key "${keyId}".`);
+    return keyCheckValue({ id: keyId, key });
   }
 
   seal(plain: string, rowId: string): string {
@@ -49,7 +74,7 @@ export class SecretsCipher {
    * encrypted and not yet re-encrypted) is returned as it is.
    */
   open(stored: string, rowId: string): string {
-    if (!stored.startsWith(`${VERSION}:`)) return stored;
+    if (!stored.startsWith(SEALED_VALUE_PREFIX)) return stored;
     const [, keyId, payload] = stored.split(':');
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`A webhook secret is sealed under key "${keyId}", which SECRETS_KEY does not hold.`);
@@ -66,7 +91,7 @@ export class SecretsCipher {
    * opened afresh, and a value that does not open is never kept.
    */
   openKept(stored: string, rowId: string): string {
-    if (!stored.startsWith(`${VERSION}:`)) return stored;
+    if (!stored.startsWith(SEALED_VALUE_PREFIX)) return stored;
     const key = `${rowId}/${stored}`;
     let plain = this.kept.get(key);
     if (plain === undefined) {

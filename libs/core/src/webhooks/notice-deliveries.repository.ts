@@ -7,7 +7,6 @@ import { defineStatement } from '#database/statement.js';
 import { toTimestampLiteral } from '../pagination/epoch-micros.js';
 import type { KeysetPosition } from '../pagination/keyset-position.js';
 import type { PositionedRow } from '../pagination/page.js';
-import { SecretsCipher } from '../secrets/secrets-cipher.js';
 
 /** Which delivery: a notice on its way to one endpoint (also the job's data). */
 export interface DeliveryRef {
@@ -16,17 +15,26 @@ export interface DeliveryRef {
   endpointId: string;
 }
 
-/** A delivery with what sending it takes: the stored body and the endpoint's address and secrets. */
+/**
+ * A delivery with what sending it takes: the stored body, the endpoint's address and its secrets
+ * as stored (sealed). They are opened by whoever signs, one delivery at a time, so that a secret
+ * that does not open fails its own delivery and not the lookup of every delivery beside it
+ * (docs/design-record.md#d24).
+ */
 export interface DeliveryToSend extends DeliveryRef {
   id: string;
   status: DeliveryStatus;
   attempts: number;
   nextAttemptAt: Date | null;
   payload: unknown;
+  /** The live business: the delivery's own, or the one whose sandbox it is. Its share of the worker is counted under this id. */
+  liveBusinessId: string;
+  /** The delivery is a sandbox's (test mode, docs/design-record.md#d19). */
+  sandbox: boolean;
   endpoint: {
     url: string;
-    secret: string;
-    previousSecret: string | null;
+    sealedSecret: string;
+    sealedPreviousSecret: string | null;
     previousSecretExpiresAt: Date | null;
     enabled: boolean;
     disabledReason: string | null;
@@ -133,12 +141,15 @@ RETURNING business_id, notice_id, endpoint_id`,
 const DELIVERIES_FOR_SENDING = defineStatement<[businessIds: string[], noticeIds: string[], endpointIds: string[]], SendingRow>({
   name: 'deliveries_for_sending',
   text: `SELECT d.id, d.business_id AS "businessId", d.notice_id AS "noticeId", d.endpoint_id AS "endpointId",
-       d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload, e.url, e.secret, e.previous_secret AS "previousSecret",
+       d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload,
+       coalesce(b.live_business_id, b.id) AS "liveBusinessId", b.live_business_id IS NOT NULL AS sandbox,
+       e.url, e.secret AS "sealedSecret", e.previous_secret AS "sealedPreviousSecret",
        e.previous_secret_expires_at AS "previousSecretExpiresAt", e.enabled, e.disabled_reason AS "disabledReason"
   FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS ref(business_id, notice_id, endpoint_id)
   JOIN notice_deliveries d ON d.business_id = ref.business_id AND d.notice_id = ref.notice_id AND d.endpoint_id = ref.endpoint_id
   JOIN notices n ON n.id = d.notice_id
-  JOIN webhook_endpoints e ON e.id = d.endpoint_id`,
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  JOIN businesses b ON b.id = d.business_id`,
 });
 
 const RECORD_DELIVERED = defineStatement<
@@ -178,6 +189,11 @@ UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
  WHERE (business_id, id) IN (SELECT business_id, endpoint_id FROM input) AND failing_since IS NOT NULL`,
 });
 
+/**
+ * An attempt, if its delivery is still there: an endpoint or notice deleted meanwhile took the
+ * delivery with it. The delivery is locked (KEY SHARE) so that it cannot go between this check and
+ * the commit; one deleted after the transaction's snapshot is skipped, not a foreign-key error.
+ */
 const INSERT_ATTEMPT = defineStatement<
   [
     id: string,
@@ -192,7 +208,8 @@ const INSERT_ATTEMPT = defineStatement<
 >({
   name: 'insert_delivery_attempt',
   text: `INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+SELECT $1, d.id, $3, $4, $5, $6, $7, $8 FROM notice_deliveries d WHERE d.id = $2
+   FOR KEY SHARE`,
 });
 
 /** An endpoint's attempts since a time, newest first, before a keyset position (null: from the newest). */
@@ -287,10 +304,7 @@ const REQUEUE = defineStatement<[businessId: string, noticeId: string], RefRow>(
 
 @Injectable()
 export class NoticeDeliveriesRepository {
-  constructor(
-    private readonly database: Database,
-    private readonly cipher: SecretsCipher,
-  ) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Inserts deliveries, skipping any that exist (one per notice and endpoint), and returns the
@@ -340,10 +354,12 @@ export class NoticeDeliveriesRepository {
         attempts: row.attempts,
         nextAttemptAt: row.nextAttemptAt,
         payload: row.payload,
+        liveBusinessId: row.liveBusinessId,
+        sandbox: row.sandbox,
         endpoint: {
           url: row.url,
-          secret: this.cipher.openKept(row.secret, row.endpointId),
-          previousSecret: row.previousSecret === null ? null : this.cipher.openKept(row.previousSecret, row.endpointId),
+          sealedSecret: row.sealedSecret,
+          sealedPreviousSecret: row.sealedPreviousSecret,
           previousSecretExpiresAt: row.previousSecretExpiresAt,
           enabled: row.enabled,
           disabledReason: row.disabledReason,
@@ -374,8 +390,9 @@ export class NoticeDeliveriesRepository {
     ]);
   }
 
-  async insertAttempt(attempt: NewAttempt): Promise<void> {
-    await this.database.execute(INSERT_ATTEMPT, [
+  /** False when the delivery is gone (its endpoint or notice deleted meanwhile): nothing was recorded. */
+  async insertAttempt(attempt: NewAttempt): Promise<boolean> {
+    const inserted = await this.database.execute(INSERT_ATTEMPT, [
       attempt.id,
       attempt.deliveryId,
       attempt.endpointId,
@@ -385,6 +402,7 @@ export class NoticeDeliveriesRepository {
       attempt.durationMs,
       attempt.error,
     ]);
+    return inserted > 0;
   }
 
   /** Counts one more attempt and sets where the delivery stands after it. */

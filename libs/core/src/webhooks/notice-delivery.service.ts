@@ -195,7 +195,11 @@ export class NoticeDeliveryService {
   private signingSecrets(delivery: DeliveryToSend, now: Date): string[] {
     const { endpoint, endpointId } = delivery;
     const [current, ...previous] = activeSecrets(
-      { secret: endpoint.sealedSecret, previousSecret: endpoint.sealedPreviousSecret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt },
+      {
+        secret: endpoint.sealedSecret,
+        previousSecret: endpoint.sealedPreviousSecret,
+        previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
+      },
       now,
     );
     const secrets = [this.cipher.openKept(current, endpointId)];
@@ -203,7 +207,9 @@ export class NoticeDeliveryService {
       try {
         secrets.push(this.cipher.openKept(sealed, endpointId));
       } catch (error) {
-        this.logger.warn(`Endpoint ${endpointId}: its previous secret cannot be opened, so it is not signed with (${(error as Error).message})`);
+        this.logger.warn(
+          `Endpoint ${endpointId}: its previous secret cannot be opened, so it is not signed with (${(error as Error).message})`,
+        );
       }
     }
     return secrets;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { defineStatement } from '#database/statement.js';
+import { canonicalUuid } from '../ids/uuid.js';
 import { SecretsCipher } from '../secrets/secrets-cipher.js';
 
 type EnabledEndpoint = Pick<WebhookEndpointEntity, 'id' | 'businessId' | 'events'>;
@@ -122,10 +123,12 @@ export interface StoredSecrets {
   previousSecret: string | null;
 }
 
+// starts_with, not LIKE: a key id may hold `_`, which LIKE reads as any character, so `v1:k_1:`
+// matched values sealed under k-1 and they were never resealed.
 const NOT_SEALED_WITH = defineStatement<[currentPrefix: string, limit: number], StoredSecrets>({
   name: 'webhook_secrets_not_sealed_with',
   text: `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
- WHERE secret NOT LIKE $1 OR previous_secret NOT LIKE $1
+ WHERE NOT starts_with(secret, $1) OR NOT starts_with(previous_secret, $1)
  ORDER BY id LIMIT $2`,
 });
 
@@ -226,14 +229,15 @@ export class WebhookEndpointsRepository {
     secret: string,
     previousExpiresAt: Date,
   ): Promise<WebhookEndpointEntity | null> {
-    return this.opened(
-      await this.database.maybeOne(ROTATE_SECRET, [businessId, endpointId, previousExpiresAt, this.cipher.seal(secret, endpointId)]),
-    );
+    // Sealed for the row's id as PostgreSQL writes it, whatever the caller's case: the id is the
+    // sealed value's additional data, and the row is opened with its own id.
+    const id = canonicalUuid(endpointId);
+    return this.opened(await this.database.maybeOne(ROTATE_SECRET, [businessId, id, previousExpiresAt, this.cipher.seal(secret, id)]));
   }
 
   /** Up to `limit` endpoints whose secrets are not sealed under the current key (plain, or an older key). */
   unsealedWithCurrentKey(limit: number): Promise<StoredSecrets[]> {
-    return this.database.rows(NOT_SEALED_WITH, [`${this.cipher.currentPrefix}%`, limit]);
+    return this.database.rows(NOT_SEALED_WITH, [this.cipher.currentPrefix, limit]);
   }
 
   /** Writes an endpoint's secrets sealed again under the current key, if they are still what was read. */
@@ -243,11 +247,22 @@ export class WebhookEndpointsRepository {
     return (await this.database.execute(RESEAL, [row.id, row.secret, row.previousSecret, secret, previous])) > 0;
   }
 
-  /** The row with its secrets opened: the rest of the code sees only plain secrets. */
+  /**
+   * The row with its secrets opened: the rest of the code sees only plain secrets. A previous
+   * secret that does not open is left out, as the worker leaves it out of the signatures: rotating
+   * is how a business gets past a secret the service cannot open (docs/design-record.md#d24).
+   */
   private opened<T extends WebhookEndpointEntity | null>(row: T): T {
     if (row === null) return row;
     row.secret = this.cipher.open(row.secret, row.id);
-    if (row.previousSecret !== null) row.previousSecret = this.cipher.open(row.previousSecret, row.id);
+    if (row.previousSecret !== null) {
+      try {
+        row.previousSecret = this.cipher.open(row.previousSecret, row.id);
+      } catch {
+        row.previousSecret = null;
+        row.previousSecretExpiresAt = null;
+      }
+    }
     return row;
   }
 

@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import { NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
+import type { DeliveryToSend } from '#core/webhooks/notice-deliveries.repository.js';
+import { DELIVERY_GONE, NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
 import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
 import type { ConcurrencyLimiter, LimiterSlot } from '../concurrency-limiter.js';
-import { NOTICE_DELIVERY_CONCURRENCY } from '../job-concurrency.js';
+import { NOTICE_DELIVERY_CONCURRENCY, SANDBOX_NOTICE_DELIVERY_CONCURRENCY } from '../job-concurrency.js';
 import type { NextStep, QueuedJob } from '../job-queue.js';
 import { JobQueues } from '../job-queues.js';
 import { JobsDriver } from '../jobs-driver.js';
@@ -11,26 +12,43 @@ import type { NoticeDeliveryJobData } from '../queues.js';
 import { noticeDeliveryStep } from './notice-delivery-step.js';
 
 /** Past the sender's own time limit, for the attempt's record: a slot a dead worker held is free after this. */
-const ENDPOINT_SLOT_LEASE_MARGIN_MS = 45_000;
+const SLOT_LEASE_MARGIN_MS = 45_000;
 
-/** How long a delivery whose endpoint has every slot taken waits before it looks again: 1 to 2 s, spread out. */
-export function endpointBusyDelayMs(random: () => number = Math.random): number {
+/** How long a delivery whose endpoint or business has every slot taken waits before it looks again: 1 to 2 s, spread out. */
+export function slotBusyDelayMs(random: () => number = Math.random): number {
   return 1_000 + Math.floor(random() * 1_000);
+}
+
+function slotBusy(): NextStep {
+  return { kind: 'later', at: new Date(Date.now() + slotBusyDelayMs()) };
+}
+
+/** Given back without holding the job up: a slot whose release is lost (Redis away) comes back anyway when its lease ends. */
+function release(slot: LimiterSlot): void {
+  slot.release().catch(() => undefined);
 }
 
 /**
  * Delivers change notices, one attempt per run (docs/design-record.md#d9). Every attempt is recorded by the service
- * before noticeDeliveryStep decides what the job does next. An unexpected error (the database
- * away) is thrown: nothing was recorded, and the delivery stays PENDING and due.
+ * before noticeDeliveryStep decides what the job does next; a delivery its row does not allow (a
+ * secret that cannot be opened) is such an attempt too. An unexpected error (the database away)
+ * is thrown: nothing was recorded, and the delivery stays PENDING and due. Nothing a job does is
+ * left to reject unobserved: an unhandled rejection would end the process, and every business's
+ * notices with it (docs/design-record.md#d24).
  *
- * Fair delivery (docs/design-record.md#d17): an attempt first takes one of its endpoint's
- * WEBHOOK_ENDPOINT_CONCURRENCY slots, shared by every worker. With none free the job waits a
- * second or two without an attempt, and its place among the worker's 20 goes to another
- * endpoint's notice, so a receiver that holds every request for 15 s cannot fill the worker.
+ * Fair delivery (docs/design-record.md#d17, #d24): an attempt takes one of its endpoint's
+ * WEBHOOK_ENDPOINT_CONCURRENCY slots and one of its business's WEBHOOK_BUSINESS_CONCURRENCY
+ * (live and sandbox counted together), both shared by every worker; a sandbox's also takes one of
+ * this worker's SANDBOX_NOTICE_DELIVERY_CONCURRENCY. With any of them taken the job waits a second
+ * or two without an attempt, and its place among the worker's 20 goes to another notice, so
+ * receivers that hold every request for 15 s cannot fill the worker, however many one business has.
  */
 @Injectable()
 export class NoticeDeliveryProcessor implements OnModuleInit {
   private readonly endpointSlots: ConcurrencyLimiter;
+  private readonly businessSlots: ConcurrencyLimiter;
+  /** Sandbox deliveries this process runs now: a share of this worker's slots, so counted here and not in Redis. */
+  private sandboxRunning = 0;
 
   constructor(
     private readonly queues: JobQueues,
@@ -39,11 +57,9 @@ export class NoticeDeliveryProcessor implements OnModuleInit {
     config: AppConfig,
     @Inject(NOTICE_SEND_LIMITS) limits: NoticeSendLimits,
   ) {
-    this.endpointSlots = driver.limiter({
-      name: 'notice-endpoint',
-      cap: config.WEBHOOK_ENDPOINT_CONCURRENCY,
-      leaseMs: limits.totalTimeoutMs + ENDPOINT_SLOT_LEASE_MARGIN_MS,
-    });
+    const leaseMs = limits.totalTimeoutMs + SLOT_LEASE_MARGIN_MS;
+    this.endpointSlots = driver.limiter({ name: 'notice-endpoint', cap: config.WEBHOOK_ENDPOINT_CONCURRENCY, leaseMs });
+    this.businessSlots = driver.limiter({ name: 'notice-business', cap: config.WEBHOOK_BUSINESS_CONCURRENCY, leaseMs });
   }
 
   onModuleInit(): void {
@@ -51,26 +67,45 @@ export class NoticeDeliveryProcessor implements OnModuleInit {
   }
 
   async process(job: QueuedJob<NoticeDeliveryJobData>): Promise<NextStep> {
-    // The slot (Redis) and the delivery (PostgreSQL) are asked for together: one wait instead of
-    // two before the send. Without a slot the lookup is dropped; it was one row of a batch.
-    const found = this.deliveries.find(job.data);
-    let slot: LimiterSlot | null;
+    // The endpoint's slot (Redis) and the delivery (PostgreSQL) are asked for together: one wait
+    // instead of two before the send. Both are settled before either is looked at, so a lookup
+    // that fails while the slot is on its way is caught here like any other error.
+    const [found, endpointSlot] = await Promise.allSettled([
+      this.deliveries.find(job.data),
+      this.endpointSlots.acquire(job.data.endpointId),
+    ]);
+    if (endpointSlot.status === 'rejected') throw endpointSlot.reason;
+    // Without a slot the lookup is dropped; it was one row of a batch.
+    if (endpointSlot.value === null) return slotBusy();
     try {
-      slot = await this.endpointSlots.acquire(job.data.endpointId);
-    } catch (error) {
-      found.catch(() => undefined);
-      throw error;
-    }
-    if (!slot) {
-      found.catch(() => undefined);
-      return { kind: 'later', at: new Date(Date.now() + endpointBusyDelayMs()) };
-    }
-    try {
-      return noticeDeliveryStep(await this.deliveries.deliver(job.data, found), job.data);
+      if (found.status === 'rejected') throw found.reason;
+      const delivery = found.value;
+      if (delivery === null) return noticeDeliveryStep(DELIVERY_GONE, job.data);
+      const withoutAttempt = this.deliveries.withoutAttempt(delivery);
+      if (withoutAttempt !== null) return noticeDeliveryStep(withoutAttempt, job.data);
+      return await this.attemptWithBusinessSlot(delivery, job.data);
     } finally {
-      // Given back without holding the job up: the attempt is over and recorded, and a slot whose
-      // release is lost (Redis away) comes back anyway when its lease ends.
-      slot.release().catch(() => undefined);
+      release(endpointSlot.value);
+    }
+  }
+
+  /** The attempt, once its business has a slot free (and, for a sandbox's, this worker has room for one more). */
+  private async attemptWithBusinessSlot(delivery: DeliveryToSend, ref: NoticeDeliveryJobData): Promise<NextStep> {
+    // Counted before the wait on Redis, so that two sandbox deliveries never both take the last place.
+    if (delivery.sandbox) {
+      if (this.sandboxRunning >= SANDBOX_NOTICE_DELIVERY_CONCURRENCY) return slotBusy();
+      this.sandboxRunning += 1;
+    }
+    try {
+      const businessSlot = await this.businessSlots.acquire(delivery.liveBusinessId);
+      if (businessSlot === null) return slotBusy();
+      try {
+        return noticeDeliveryStep(await this.deliveries.attempt(delivery), ref);
+      } finally {
+        release(businessSlot);
+      }
+    } finally {
+      if (delivery.sandbox) this.sandboxRunning -= 1;
     }
   }
 }

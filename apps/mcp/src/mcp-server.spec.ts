@@ -1,0 +1,98 @@
+import { jest } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadContract } from '#contract/openapi-document.js';
+import type { SchedulingClient } from '#sdk/index.js';
+import { ContractSchemas } from './contract-schemas.js';
+import { createMcpServer } from './mcp-server.js';
+
+const ID = '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10';
+const APPOINTMENT = {
+  id: ID,
+  status: 'CANCELLED',
+  scheduledAt: '2035-07-02T10:00:00Z',
+  endsAt: '2035-07-02T10:30:00Z',
+  service: { name: 'Corte' },
+  staff: { name: 'Ana' },
+  client: { name: 'João' },
+};
+
+type Call = (...args: unknown[]) => Promise<unknown>;
+
+/** The server on an in-memory transport, over an SDK whose every method is a mock: what reached the API is what was called. */
+async function connect() {
+  const api = {
+    appointments: {
+      create: jest.fn<Call>(),
+      cancel: jest.fn<Call>().mockResolvedValue(APPOINTMENT),
+      reschedule: jest.fn<Call>(),
+      get: jest.fn<Call>(),
+    },
+    availability: { get: jest.fn<Call>() },
+    clients: { listPage: jest.fn<Call>() },
+    services: { list: jest.fn() },
+    staff: { list: jest.fn() },
+  };
+  const server = createMcpServer(api as unknown as SchedulingClient, new ContractSchemas(loadContract().document));
+  const client = new Client({ name: 'mcp-server-spec', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { api, client, call, close: () => client.close() };
+}
+
+const text = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+
+describe('the MCP server', () => {
+  it('marks cancel and reschedule as destructive, booking as additive and the reads as read-only', async () => {
+    const { client, close } = await connect();
+    const { tools } = await client.listTools();
+    const hints = Object.fromEntries(tools.map((tool) => [tool.name, [tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint]]));
+    expect(hints).toEqual({
+      list_services: [true, undefined],
+      list_staff: [true, undefined],
+      find_free_times: [true, undefined],
+      find_client: [true, undefined],
+      get_appointment: [true, undefined],
+      book_appointment: [false, false],
+      reschedule_appointment: [false, true],
+      cancel_appointment: [false, true],
+    });
+    await close();
+  });
+
+  it('answers arguments that break the tool’s schema with a tool error naming each one, and calls nothing', async () => {
+    const { api, call, close } = await connect();
+    const cancel = await call('cancel_appointment', { id: 'not-an-id', reason: 'no', colour: 'red' });
+    expect(cancel.isError).toBe(true);
+    expect(text(cancel)).toMatch(
+      /^INVALID_INPUT: the arguments of cancel_appointment do not match its input schema; nothing was sent to the API\./,
+    );
+    expect(text(cancel)).toContain('\n- id: must match format "uuid"');
+    expect(text(cancel)).toContain('\n- reason: must NOT have fewer than 3 characters');
+    expect(text(cancel)).toContain('\n- colour: is not an allowed property');
+
+    const reschedule = await call('reschedule_appointment', { id: ID });
+    expect(text(reschedule)).toContain('\n- startAt: is required');
+
+    const book = await call('book_appointment', { serviceId: ID, startAt: 'tomorrow at ten', client: { id: 42 } });
+    expect(text(book)).toContain('\n- startAt: must match format "date-time"');
+    expect(text(book)).toContain('\n- client.id: must be string');
+
+    const free = await call('find_free_times', { serviceId: ID, from: '2035-07-02', to: '2035-07-03T00:00:00Z' });
+    expect(text(free)).toContain('\n- from: must match format "date-time"');
+
+    for (const mock of [...Object.values(api.appointments), api.availability.get]) expect(mock).not.toHaveBeenCalled();
+    await close();
+  });
+
+  it('hands arguments that conform to the API, as given', async () => {
+    const { api, call, close } = await connect();
+    const cancelled = await call('cancel_appointment', { id: ID, reason: 'The client cannot come' });
+    expect(cancelled.isError).toBeFalsy();
+    expect(api.appointments.cancel).toHaveBeenCalledWith(ID, { reason: 'The client cannot come' }, expect.anything());
+    await close();
+  });
+});
