@@ -8,7 +8,7 @@ import { InMemoryDriver } from '../drivers/in-memory/in-memory-driver.js';
 import type { JobQueues } from '../job-queues.js';
 import type { NextStep, QueuedJob } from '../job-queue.js';
 import type { NoticeDeliveryJobData } from '../queues.js';
-import { NoticeDeliveryProcessor } from './notice-delivery.processor.js';
+import { NoticeDeliveryProcessor, slotBusyDelayMs } from './notice-delivery.processor.js';
 
 /**
  * The processor's slots (docs/design-record.md#d24) on the in-memory driver's limiters, with the
@@ -273,5 +273,15 @@ describe('NoticeDeliveryProcessor and a lookup that fails', () => {
     expect(step).toBeUndefined();
     deliveries.finish(next.delivery.id);
     await expect(run).resolves.toMatchObject({ kind: 'done' });
+  });
+});
+
+describe('slotBusyDelayMs', () => {
+  it('waits a second at first, then doubles up to 16 s, spread over half as much again', () => {
+    expect([1, 2, 3, 4, 5, 6, 20].map((times) => slotBusyDelayMs(times, () => 0))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 16_000, 16_000,
+    ]);
+    expect(slotBusyDelayMs(1, () => 0.999)).toBe(1_499);
+    expect(slotBusyDelayMs(9, () => 0.999)).toBe(23_992);
   });
 });

@@ -14,14 +14,28 @@ import { noticeDeliveryStep } from './notice-delivery-step.js';
 /** Past the sender's own time limit, for the attempt's record: a slot a dead worker held is free after this. */
 const SLOT_LEASE_MARGIN_MS = 45_000;
 
-/** How long a delivery whose endpoint or business has every slot taken waits before it looks again: 1 to 2 s, spread out. */
-export function slotBusyDelayMs(random: () => number = Math.random): number {
-  return 1_000 + Math.floor(random() * 1_000);
+/** The first wait of a delivery whose endpoint or business has every slot taken. */
+const FIRST_BUSY_WAIT_MS = 1_000;
+/** The longest: by then every slot held when it first looked has been given back (a send lasts at most 15 s). */
+const LONGEST_BUSY_WAIT_MS = 16_000;
+/** Deliveries whose waits are remembered; past it the memory starts again (a worker restarting forgets them too). */
+const REMEMBERED_WAITS = 100_000;
+
+/**
+ * How long a delivery whose endpoint or business has every slot taken waits before it looks
+ * again: 1 s the first time, doubling each time it finds them taken again, up to 16 s, each
+ * spread over half as much again. Looking costs a lookup and a Redis call; a business whose
+ * receivers hold every request for 15 s keeps hundreds of deliveries waiting, and waits of a
+ * fixed second or two made those looks cost the machine more than the deliveries under way
+ * (S9 in docs/performance.md).
+ */
+export function slotBusyDelayMs(timesBusy: number, random: () => number = Math.random): number {
+  const base = Math.min(LONGEST_BUSY_WAIT_MS, FIRST_BUSY_WAIT_MS * 2 ** Math.max(0, timesBusy - 1));
+  return base + Math.floor(random() * (base / 2));
 }
 
-function slotBusy(): NextStep {
-  return { kind: 'later', at: new Date(Date.now() + slotBusyDelayMs()) };
-}
+/** What a step returns when a slot it needs is taken: the job waits (slotBusyDelayMs) without an attempt. */
+const SLOT_BUSY = Symbol('slot busy');
 
 /** Given back without holding the job up: a slot whose release is lost (Redis away) comes back anyway when its lease ends. */
 function release(slot: LimiterSlot): void {
@@ -39,8 +53,8 @@ function release(slot: LimiterSlot): void {
  * Fair delivery (docs/design-record.md#d17, #d24): an attempt takes one of its endpoint's
  * WEBHOOK_ENDPOINT_CONCURRENCY slots and one of its business's WEBHOOK_BUSINESS_CONCURRENCY
  * (live and sandbox counted together), both shared by every worker; a sandbox's also takes one of
- * this worker's SANDBOX_NOTICE_DELIVERY_CONCURRENCY. With any of them taken the job waits a second
- * or two without an attempt, and its place among the worker's 20 goes to another notice, so
+ * this worker's SANDBOX_NOTICE_DELIVERY_CONCURRENCY. With any of them taken the job waits without an
+ * attempt (a second, then longer each time it finds them taken again), and its place among the worker's 20 goes to another notice, so
  * receivers that hold every request for 15 s cannot fill the worker, however many one business has.
  */
 @Injectable()
@@ -49,6 +63,8 @@ export class NoticeDeliveryProcessor implements OnModuleInit {
   private readonly businessSlots: ConcurrencyLimiter;
   /** Sandbox deliveries this process runs now: a share of this worker's slots, so counted here and not in Redis. */
   private sandboxRunning = 0;
+  /** How many times in a row each waiting delivery (`<noticeId>.<endpointId>`) found its slots taken. */
+  private readonly timesBusy = new Map<string, number>();
 
   constructor(
     private readonly queues: JobQueues,
@@ -67,6 +83,19 @@ export class NoticeDeliveryProcessor implements OnModuleInit {
   }
 
   async process(job: QueuedJob<NoticeDeliveryJobData>): Promise<NextStep> {
+    const step = await this.step(job);
+    const waiting = `${job.data.noticeId}.${job.data.endpointId}`;
+    if (step !== SLOT_BUSY) {
+      this.timesBusy.delete(waiting);
+      return step;
+    }
+    if (this.timesBusy.size >= REMEMBERED_WAITS) this.timesBusy.clear();
+    const times = (this.timesBusy.get(waiting) ?? 0) + 1;
+    this.timesBusy.set(waiting, times);
+    return { kind: 'later', at: new Date(Date.now() + slotBusyDelayMs(times)) };
+  }
+
+  private async step(job: QueuedJob<NoticeDeliveryJobData>): Promise<NextStep | typeof SLOT_BUSY> {
     // The endpoint's slot (Redis) and the delivery (PostgreSQL) are asked for together: one wait
     // instead of two before the send. Both are settled before either is looked at, so a lookup
     // that fails while the slot is on its way is caught here like any other error.
@@ -76,7 +105,7 @@ export class NoticeDeliveryProcessor implements OnModuleInit {
     ]);
     if (endpointSlot.status === 'rejected') throw endpointSlot.reason;
     // Without a slot the lookup is dropped; it was one row of a batch.
-    if (endpointSlot.value === null) return slotBusy();
+    if (endpointSlot.value === null) return SLOT_BUSY;
     try {
       if (found.status === 'rejected') throw found.reason;
       const delivery = found.value;
@@ -90,15 +119,15 @@ export class NoticeDeliveryProcessor implements OnModuleInit {
   }
 
   /** The attempt, once its business has a slot free (and, for a sandbox's, this worker has room for one more). */
-  private async attemptWithBusinessSlot(delivery: DeliveryToSend, ref: NoticeDeliveryJobData): Promise<NextStep> {
+  private async attemptWithBusinessSlot(delivery: DeliveryToSend, ref: NoticeDeliveryJobData): Promise<NextStep | typeof SLOT_BUSY> {
     // Counted before the wait on Redis, so that two sandbox deliveries never both take the last place.
     if (delivery.sandbox) {
-      if (this.sandboxRunning >= SANDBOX_NOTICE_DELIVERY_CONCURRENCY) return slotBusy();
+      if (this.sandboxRunning >= SANDBOX_NOTICE_DELIVERY_CONCURRENCY) return SLOT_BUSY;
       this.sandboxRunning += 1;
     }
     try {
       const businessSlot = await this.businessSlots.acquire(delivery.liveBusinessId);
-      if (businessSlot === null) return slotBusy();
+      if (businessSlot === null) return SLOT_BUSY;
       try {
         return noticeDeliveryStep(await this.deliveries.attempt(delivery), ref);
       } finally {
