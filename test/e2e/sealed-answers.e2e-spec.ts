@@ -38,7 +38,8 @@ async function storedAnswer(idempotencyKey: string): Promise<string> {
   return rows[0].response_body;
 }
 
-const endpoint = (path: string) => ({ url: `https://127.0.0.1/${path}`, events: ['appointment.created'] }) satisfies RequestBody<'createWebhookEndpoint'>;
+const endpoint = (path: string) =>
+  ({ url: `https://127.0.0.1/${path}`, events: ['appointment.created'] }) satisfies RequestBody<'createWebhookEndpoint'>;
 
 describe('stored idempotent answers that hold a secret (docs/design-record.md#d25)', () => {
   it('a create: the record holds the answer sealed, never the secret; the replay gives the same secret', async () => {
@@ -61,7 +62,11 @@ describe('stored idempotent answers that hold a secret (docs/design-record.md#d2
   });
 
   it('a rotation: sealed the same way, and replayed', async () => {
-    const created = await api.post('/webhook-endpoints', { key: tenant.key, headers: { 'Idempotency-Key': randomUUID() }, body: endpoint('sealed-rotate') });
+    const created = await api.post('/webhook-endpoints', {
+      key: tenant.key,
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: endpoint('sealed-rotate'),
+    });
     const headers = { 'Idempotency-Key': randomUUID() };
     const path = `/webhook-endpoints/${created.body.id as string}/rotate-secret`;
     const rotated = await api.post(path, { key: tenant.key, headers });

@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from './openapi-document.js';
+import type { OpenApiDocument, OpenApiOperation } from './openapi-document.js';
 import { answerHoldsSecret, operationsAnsweringSecrets } from './secret-answers.js';
 import { loadServedContract } from './served-contract.js';
 
@@ -7,9 +7,13 @@ const documentOf = (paths: OpenApiDocument['paths'], schemas: Record<string, unk
   info: { version: '1' },
   servers: [],
   paths,
-  components: { schemas, responses: { Created: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Wrapped' } } } } } },
+  components: {
+    schemas,
+    responses: { Created: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Wrapped' } } } } },
+  },
 });
-const answering = (responses: Record<string, unknown>) => ({ operationId: '', responses }) as never;
+const answering = (operationId: string, responses: Record<string, unknown>): OpenApiOperation =>
+  ({ operationId, responses }) as OpenApiOperation;
 
 describe('operationsAnsweringSecrets (docs/design-record.md#d25)', () => {
   it('finds, in the served document, the two answers that carry an endpoint secret', () => {
@@ -25,18 +29,16 @@ describe('operationsAnsweringSecrets (docs/design-record.md#d25)', () => {
   it('follows references, composition, arrays and shared responses; reads only 2xx answers; ends on cycles', () => {
     const document = documentOf(
       {
-        '/a': { post: { ...answering({ '201': { $ref: '#/components/responses/Created' } }), operationId: 'viaResponse' } },
+        '/a': { post: answering('viaResponse', { '201': { $ref: '#/components/responses/Created' } }) },
         '/b': {
-          get: {
-            ...answering({ '200': { content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } } }),
-            operationId: 'viaCycle',
-          },
+          get: answering('viaCycle', {
+            '200': { content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } },
+          }),
         },
         '/c': {
-          get: {
-            ...answering({ '404': { content: { 'application/json': { schema: { properties: { secret: { type: 'string' } } } } } } }),
-            operationId: 'onlyRefusal',
-          },
+          get: answering('onlyRefusal', {
+            '404': { content: { 'application/json': { schema: { properties: { secret: { type: 'string' } } } } } },
+          }),
         },
       },
       {

@@ -1,16 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { EXTENSIONS } from '#extensions/index.js';
-import type { SchedulingExtension } from '#extensions-api/scheduling-extension.js';
-import { OPERATIONS, type OperationFacts } from './generated/operations.js';
+import { NOTICE_TYPES, OPERATIONS, type OperationFacts } from './generated/operations.js';
 import { FROZEN_CONTRACT_FILE, findContractPath, loadContract, type OpenApiDocument } from './openapi-document.js';
+
+/** What an extension's contract adds: its own OpenAPI document and the facts generated from it. */
+export interface ExtensionContract {
+  /** The document, relative to the repository root: extensions/<name>/openapi.yaml. */
+  readonly document: string;
+  /** OPERATIONS of the extension's generated/operations.ts. */
+  readonly operations: Readonly<Record<string, OperationFacts>>;
+  /** NOTICE_TYPES of the extension's generated/operations.ts. */
+  readonly noticeTypes: readonly string[];
+}
+
+/** An enabled extension as the served contract takes it: its name (for messages) and its contract. */
+export interface ServedExtension {
+  readonly name: string;
+  readonly contract: ExtensionContract;
+}
 
 /** The parts of an extension's document merged into the served one; a name may be defined once. */
 const MERGED_COMPONENTS = ['schemas', 'parameters', 'responses', 'headers', 'requestBodies'] as const;
 
 /**
- * The core document with every registered extension's paths, webhooks, components and tags added.
+ * The core document with every enabled extension's paths, webhooks, components and tags added.
  * The extension documents refer to their own components only (local `#/components/...`), so after
  * the merge each reference still names the same thing; a name or path the core (or an earlier
  * extension) already defines is refused, and the process does not start.
@@ -47,8 +61,8 @@ export function mergeDocuments(core: OpenApiDocument, extensions: readonly { nam
   return merged;
 }
 
-/** Every operation a route may serve: the core's and the registered extensions', by operationId. */
-export function mergeOperations(extensions: readonly SchedulingExtension[]): ReadonlyMap<string, OperationFacts> {
+/** Every operation a route may serve: the core's and the enabled extensions', by operationId. */
+export function mergeOperations(extensions: readonly ServedExtension[]): ReadonlyMap<string, OperationFacts> {
   const table = new Map<string, OperationFacts>(Object.entries(OPERATIONS));
   for (const extension of extensions) {
     for (const [id, facts] of Object.entries(extension.contract.operations)) {
@@ -59,32 +73,100 @@ export function mergeOperations(extensions: readonly SchedulingExtension[]): Rea
   return table;
 }
 
-let served: { yaml: string; document: OpenApiDocument } | undefined;
+/**
+ * The change notices the service sends: the core contract's notice types, then the enabled
+ * extensions', each `<subject>.<event>` as the core's are; a type declared twice is refused.
+ */
+export function mergeNoticeTypes(extensions: readonly ServedExtension[]): readonly string[] {
+  const types: string[] = [...NOTICE_TYPES];
+  for (const extension of extensions) {
+    for (const type of extension.contract.noticeTypes) {
+      if (types.includes(type)) throw new Error(`Extension ${extension.name}: notice type ${type} already exists`);
+      types.push(type);
+    }
+  }
+  return types;
+}
+
+/** What this process serves, made once (see serveExtensions). */
+interface Served {
+  readonly extensions: readonly ServedExtension[];
+  readonly operations: ReadonlyMap<string, OperationFacts>;
+  readonly noticeTypes: readonly string[];
+  /** The merged document, made when first asked for (only the API serves and validates it). */
+  contract?: { yaml: string; document: OpenApiDocument };
+}
+
+let served: Served | undefined;
+
+const namesOf = (extensions: readonly ServedExtension[]): string =>
+  extensions.length === 0 ? 'no extension' : `the extensions ${extensions.map((extension) => extension.name).join(', ')}`;
+
+/**
+ * Says which extensions this process serves: the ones its configuration enables (EXTENSIONS, see
+ * extensions/index.ts), handed over by each app at start, before it loads an extension's module
+ * and before anything reads what is served. Their operations, notice types and documents then
+ * join the core's. A process that never calls it (a library's test, a script) serves the core's
+ * alone.
+ *
+ * The choice is made once per process: what was read from it (a route's facts, the compiled
+ * validator, a subscription checked) must not change under a running process. So a second call
+ * with the same extensions changes nothing, and one with others throws, as does a first call once
+ * something has read the core's alone.
+ */
+export function serveExtensions(extensions: readonly ServedExtension[]): void {
+  if (served) {
+    const same =
+      served.extensions.length === extensions.length && served.extensions.every((extension, i) => extension.name === extensions[i].name);
+    if (same) return;
+    throw new Error(
+      `This process serves ${namesOf(served.extensions)} already (chosen at start, or read before serveExtensions was called), so it cannot serve ${namesOf(extensions)}`,
+    );
+  }
+  served = { extensions, operations: mergeOperations(extensions), noticeTypes: mergeNoticeTypes(extensions) };
+}
+
+function current(): Served {
+  return (served ??= { extensions: [], operations: mergeOperations([]), noticeTypes: mergeNoticeTypes([]) });
+}
+
+/**
+ * The facts of an operation this process serves, by operationId: the core's (known from the start,
+ * so the core's routes can be declared before the app has said which extensions it serves), or an
+ * enabled extension's (whose routes are loaded only after that).
+ */
+export function servedOperation(operationId: string): OperationFacts | undefined {
+  return Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId as keyof typeof OPERATIONS] : current().operations.get(operationId);
+}
+
+/** The notice types this process sends and accepts: the core's, then the enabled extensions' (mergeNoticeTypes). */
+export function servedNoticeTypes(): readonly string[] {
+  return current().noticeTypes;
+}
 
 /**
  * The document the API serves, validates requests against and documents at /docs: the core's
- * (openapi/v1.3.0.yaml) merged with the registered extensions'. Read once per process.
+ * (openapi/v1.3.0.yaml), merged with the enabled extensions'. Read once per process; with no
+ * extension enabled, the published file as it is.
  */
 export function loadServedContract(): { yaml: string; document: OpenApiDocument } {
-  if (!served) {
+  const serving = current();
+  if (!serving.contract) {
     const core = loadContract();
-    if (EXTENSIONS.length === 0) {
-      served = core;
+    if (serving.extensions.length === 0) {
+      serving.contract = core;
     } else {
       const root = dirname(dirname(findContractPath()));
-      const extensions = EXTENSIONS.map((extension) => ({
+      const extensions = serving.extensions.map((extension) => ({
         name: extension.name,
         document: parse(readFileSync(join(root, extension.contract.document), 'utf8')) as OpenApiDocument,
       }));
       const document = mergeDocuments(core.document, extensions);
-      served = { yaml: stringify(document), document };
+      serving.contract = { yaml: stringify(document), document };
     }
   }
-  return served;
+  return serving.contract;
 }
-
-/** The core's and the registered extensions' operations (see @Operation). */
-export const SERVED_OPERATIONS: ReadonlyMap<string, OperationFacts> = mergeOperations(EXTENSIONS);
 
 /** The frozen 1.2.0 document, as published: without the extensions, which it never described. */
 export function loadFrozenContract(): { yaml: string; document: OpenApiDocument } {

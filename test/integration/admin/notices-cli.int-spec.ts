@@ -190,7 +190,16 @@ describe('admin: change notices', () => {
   });
 
   it('webhook rotate-secret takes an upper-case id: the secret it prints is the one stored, and opens', async () => {
-    const created = await admin(['webhook', 'create', '--business', slug, '--url', 'https://hooks.example/upper', '--events', 'client.created']);
+    const created = await admin([
+      'webhook',
+      'create',
+      '--business',
+      slug,
+      '--url',
+      'https://hooks.example/upper',
+      '--events',
+      'client.created',
+    ]);
     const rotated = await admin(['webhook', 'rotate-secret', '--business', slug, '--id', created.json.id.toUpperCase()]);
     expect(rotated.code).toBe(0);
     expect(rotated.json.id).toBe(created.json.id);

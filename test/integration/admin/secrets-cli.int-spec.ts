@@ -53,6 +53,40 @@ describe('admin secrets re-encrypt', () => {
     ).toBe(0);
   });
 
+  it('passes over a secret that does not open, naming its endpoint, and reseals the others', async () => {
+    const salon = await seed({
+      webhooks: [
+        { ref: 'damaged', url: 'https://hooks.example/damaged', events: ['appointment.created'] },
+        { ref: 'sound', url: 'https://hooks.example/sound', events: ['appointment.created'] },
+      ],
+    });
+    const { damaged, sound } = salon.webhooks;
+    await db.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [
+      damaged.id,
+      `v1:test1:${randomBytes(60).toString('base64url')}`,
+    ]);
+    const keyOf = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+    try {
+      const rotated = testConfig({ SECRETS_KEY: `k3:${keyOf(0x33)},${config.SECRETS_KEY}` });
+      const run = await runAdminCommand(['secrets', 're-encrypt'], rotated);
+      expect(run.code).toBe(0);
+      // Other suites' damaged rows may be named too.
+      expect(run.json.unopenable).toContain(damaged.id);
+      expect(run.json.unopenable).not.toContain(sound.id);
+      const { rows } = await db.query<{ id: string; secret: string }>('SELECT id, secret FROM webhook_endpoints WHERE id = ANY($1)', [
+        [damaged.id, sound.id],
+      ]);
+      const byId = Object.fromEntries(rows.map((row) => [row.id, row.secret]));
+      expect(byId[damaged.id]).toMatch(/^v1:test1:/);
+      expect(new SecretsCipher(rotated).open(byId[sound.id], sound.id)).toBe(sound.secret);
+    } finally {
+      await db.query('DELETE FROM webhook_endpoints WHERE id = $1', [damaged.id]);
+      // Put back under the run's key, as above.
+      const back = await runAdminCommand(['secrets', 're-encrypt'], testConfig({ SECRETS_KEY: `${config.SECRETS_KEY},k3:${keyOf(0x33)}` }));
+      expect(back.code).toBe(0);
+    }
+  });
+
   it('matches key ids exactly: values under "k-1" are resealed when the current key is "k_1" (`_` is no wildcard)', async () => {
     const salon = await seed({ webhooks: [{ ref: 'hook', url: 'https://hooks.example/exact', events: ['appointment.created'] }] });
     const keyOf = (fill: number) => Buffer.alloc(32, fill).toString('base64');
@@ -65,7 +99,11 @@ describe('admin secrets re-encrypt', () => {
     expect(run.code).toBe(0);
     expect(run.json.keyId).toBe('k_1');
     expect(run.json.resealed).toBeGreaterThanOrEqual(1);
-    const { rows } = await db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE NOT starts_with(secret, $1)', ['v1:k_1:']);
+    // Every secret but those that do not open (other suites' damaged rows) is now under "k_1".
+    const { rows } = await db.query<{ id: string }>(
+      'SELECT id FROM webhook_endpoints WHERE NOT starts_with(secret, $1) AND NOT id = ANY($2)',
+      ['v1:k_1:', run.json.unopenable],
+    );
     expect(rows).toEqual([]);
     const { rows: hook } = await db.query<{ id: string; secret: string }>('SELECT id, secret FROM webhook_endpoints WHERE id = $1', [
       salon.webhooks.hook.id,

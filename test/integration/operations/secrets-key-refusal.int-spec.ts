@@ -50,7 +50,9 @@ describe('a refused SECRETS_KEY stops the process with one paragraph', () => {
     expect(await exitCode(api)).toBe(1);
     // Its own line among the start's log lines (on stderr), and no stack trace.
     expect(api.output.split('\n')).toContainEqual(
-      expect.stringMatching(/^SECRETS_KEY gives the key id "test1" a key that is not the one that sealed under that id.*`admin secrets re-encrypt`\.$/),
+      expect.stringMatching(
+        /^SECRETS_KEY gives the key id "test1" a key that is not the one that sealed under that id.*`admin secrets re-encrypt`\.$/,
+      ),
     );
     expect(api.output).not.toMatch(/^\s+at /m);
   });

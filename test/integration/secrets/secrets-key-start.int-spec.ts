@@ -1,9 +1,11 @@
+import { jest } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { createApiApp } from '#api/configure-app.js';
 import { ConfigError, type AppConfig } from '#config/app-config.js';
 import { parseSecretsKeys } from '#config/secrets-keys.js';
 import { keyCheckValue } from '#core/secrets/key-check-value.js';
 import { SecretsModule } from '#core/secrets/secrets.module.js';
+import { NoticeDeliveryProcessor } from '#jobs/notices/notice-delivery.processor.js';
 import { WorkerModule } from '#worker/worker.module.js';
 import { runAdminCommand } from '../../utils/admin-runner.js';
 import { seed } from '../../utils/seed.js';
@@ -68,7 +70,12 @@ describe('SECRETS_KEY at start (docs/design-record.md#d25)', () => {
     const business = await seed({});
     const wrong = withKeys(`test1:${KEY_A}`);
 
-    for (const refusal of [await apiStart(wrong), await workerStart(wrong)]) {
+    // Refused before the worker takes a job: its delivery processor never starts.
+    const processorStarts = jest.spyOn(NoticeDeliveryProcessor.prototype, 'onModuleInit');
+    const workerRefusal = await workerStart(wrong);
+    expect(processorStarts).not.toHaveBeenCalled();
+    processorStarts.mockRestore();
+    for (const refusal of [await apiStart(wrong), workerRefusal]) {
       expect(refusal).toBeInstanceOf(ConfigError);
       expect(refusal!.message).toMatch(/^SECRETS_KEY gives the key id "test1" a key that is not the one that sealed under that id/);
       expect(refusal!.message).toMatch(/admin secrets re-encrypt/);
@@ -112,7 +119,9 @@ describe('SECRETS_KEY at start (docs/design-record.md#d25)', () => {
     // "old-1" dropped from SECRETS_KEY without running re-encrypt first.
     const refusal = await apiStart(testConfig());
     expect(refusal).toBeInstanceOf(ConfigError);
-    expect(refusal!.message).toMatch(/^Values stored in the database .* are sealed under the key id "old-1", which SECRETS_KEY does not hold/);
+    expect(refusal!.message).toMatch(
+      /^Values stored in the database .* are sealed under the key id "old-1", which SECRETS_KEY does not hold/,
+    );
     expect(refusal!.message).toContain('SECRETS_KEY=test1:<current key>,old-1:<its key>');
     expect(refusal!.message).toContain('`admin secrets re-encrypt`');
     expect((await workerStart(testConfig()))?.message).toMatch(/"old-1"/);

@@ -9,12 +9,12 @@ export function registerSecretsCommands(program: Command, context: CommandContex
   secrets
     .command('re-encrypt')
     .description(
-      "seal every webhook secret, and every stored idempotent answer that holds one, under SECRETS_KEY's first key (after an upgrade, or to retire a key); prints { keyId, resealed, resealedAnswers }",
+      "seal every webhook secret, and every stored idempotent answer that holds one, under SECRETS_KEY's first key (after an upgrade, or to retire a key); prints { keyId, resealed, resealedAnswers, unopenable: [endpoint ids whose secret does not open] }",
     )
     .action(() =>
       context.run(async (app) => {
-        const { keyId, resealed } = await app.get(WebhookSecretsResealer).resealAll();
-        return { keyId, resealed, resealedAnswers: await app.get(SealedAnswersResealer).resealAll() };
+        const { keyId, resealed, unopenable } = await app.get(WebhookSecretsResealer).resealAll();
+        return { keyId, resealed, resealedAnswers: await app.get(SealedAnswersResealer).resealAll(), unopenable };
       }),
     );
 }

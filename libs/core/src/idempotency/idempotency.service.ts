@@ -131,7 +131,11 @@ export class IdempotencyService {
     if (!existing) return null;
     if (existing.fingerprint !== request.fingerprint) throw keyReused();
     return {
-      response: { status: existing.responseStatus, contentType: existing.responseContentType, body: openAnswer(this.cipher, request, existing.responseBody) },
+      response: {
+        status: existing.responseStatus,
+        contentType: existing.responseContentType,
+        body: openAnswer(this.cipher, request, existing.responseBody),
+      },
       replayed: true,
     };
   }

@@ -8,12 +8,12 @@ import { SEALED_VALUE_PREFIX } from '../secrets/secrets-cipher.js';
 export type SealedAnswer = Pick<IdempotencyRecordEntity, 'id' | 'apiKeyId' | 'idempotencyKey' | 'responseBody'>;
 
 // starts_with, not LIKE: a key id may hold `_` (see webhook_secrets_not_sealed_with).
-const SEALED_NOT_WITH = defineStatement<[sealedPrefix: string, currentPrefix: string, limit: number], SealedAnswer>({
+const SEALED_NOT_WITH = defineStatement<[sealedPrefix: string, currentPrefix: string, afterId: string, limit: number], SealedAnswer>({
   name: 'idempotent_answers_not_sealed_with',
   text: `SELECT id, api_key_id AS "apiKeyId", idempotency_key AS "idempotencyKey", response_body AS "responseBody"
   FROM idempotency_records
- WHERE expires_at > now() AND starts_with(response_body, $1) AND NOT starts_with(response_body, $2)
- ORDER BY id LIMIT $3`,
+ WHERE id > $3 AND expires_at > now() AND starts_with(response_body, $1) AND NOT starts_with(response_body, $2)
+ ORDER BY id LIMIT $4`,
 });
 
 /** Compare-and-set, as for webhook secrets: a record changed or purged meanwhile is left alone. */
@@ -27,9 +27,9 @@ const RESEAL = defineStatement<[id: string, oldBody: string, body: string]>({
 export class SealedAnswersRepository {
   constructor(private readonly database: Database) {}
 
-  /** Up to `limit` sealed answers still replayable whose key is not the one of `currentPrefix`. */
-  sealedNotWith(currentPrefix: string, limit: number): Promise<SealedAnswer[]> {
-    return this.database.rows(SEALED_NOT_WITH, [SEALED_VALUE_PREFIX, currentPrefix, limit]);
+  /** Up to `limit` sealed answers still replayable whose key is not the one of `currentPrefix`, in id order after `afterId`. */
+  sealedNotWith(currentPrefix: string, afterId: string, limit: number): Promise<SealedAnswer[]> {
+    return this.database.rows(SEALED_NOT_WITH, [SEALED_VALUE_PREFIX, currentPrefix, afterId, limit]);
   }
 
   /** Writes the answer sealed again, if it is still what was read. */

@@ -4,14 +4,16 @@ import { defineStatement } from '#database/statement.js';
 import { SEALED_VALUE_PREFIX, sealedPrefixOf } from './secrets-cipher.js';
 
 /**
- * Every key id a webhook secret is sealed under (`v1:<key id>:…`). A full read of a small table
- * (at most 16 endpoints per business), once per process start; it also finds the ids of values
- * sealed before check values were kept.
+ * Every key id a webhook secret in use is sealed under (`v1:<key id>:…`): the current secrets, and
+ * the previous ones still signed with. A full read of a small table (at most 16 endpoints per
+ * business), once per process start; it also finds the ids of values sealed before check values
+ * were kept.
  */
 const ENDPOINT_KEY_IDS = defineStatement<[sealedPrefix: string], { keyId: string }>({
   name: 'sealed_webhook_secret_key_ids',
   text: `SELECT DISTINCT split_part(sealed, ':', 2) AS "keyId"
-  FROM webhook_endpoints CROSS JOIN LATERAL (VALUES (secret), (previous_secret)) AS stored(sealed)
+  FROM webhook_endpoints
+       CROSS JOIN LATERAL (VALUES (secret), (CASE WHEN previous_secret_expires_at > now() THEN previous_secret END)) AS stored(sealed)
  WHERE starts_with(sealed, $1)
  ORDER BY 1`,
 });

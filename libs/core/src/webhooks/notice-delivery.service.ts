@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
 import { newId } from '#database/new-id.js';
-import { nextRetryDelayMs } from '#jobs/retry-schedule.js';
+import { nextRetryDelayMs } from './retry-schedule.js';
 import { CLOCK, type Clock } from '../clock/clock.js';
 import { checkNoticeBody } from '../notices/notice-body.js';
 import { SecretsCipher } from '../secrets/secrets-cipher.js';

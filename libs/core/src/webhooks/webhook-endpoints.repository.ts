@@ -125,14 +125,14 @@ export interface StoredSecrets {
 
 // starts_with, not LIKE: a key id may hold `_`, which LIKE reads as any character, so `v1:k_1:`
 // matched values sealed under k-1 and they were never resealed.
-const NOT_SEALED_WITH = defineStatement<[currentPrefix: string, limit: number], StoredSecrets>({
+const NOT_SEALED_WITH = defineStatement<[currentPrefix: string, afterId: string, limit: number], StoredSecrets>({
   name: 'webhook_secrets_not_sealed_with',
   text: `SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints
- WHERE NOT starts_with(secret, $1) OR NOT starts_with(previous_secret, $1)
- ORDER BY id LIMIT $2`,
+ WHERE id > $2 AND (NOT starts_with(secret, $1) OR NOT starts_with(previous_secret, $1))
+ ORDER BY id LIMIT $3`,
 });
 
-/** Compare-and-set: a rotation between the read and this write wins, and the row is read again later. */
+/** Compare-and-set: a rotation between the read and this write wins, and the row is left to the next run. */
 const RESEAL = defineStatement<[id: string, oldSecret: string, oldPrevious: string | null, secret: string, previous: string | null]>({
   name: 'reseal_webhook_secrets',
   text: `UPDATE webhook_endpoints SET secret = $4, previous_secret = $5
@@ -236,15 +236,25 @@ export class WebhookEndpointsRepository {
   }
 
   /** Up to `limit` endpoints whose secrets are not sealed under the current key (plain, or an older key). */
-  unsealedWithCurrentKey(limit: number): Promise<StoredSecrets[]> {
-    return this.database.rows(NOT_SEALED_WITH, [this.cipher.currentPrefix, limit]);
+  unsealedWithCurrentKey(afterId: string, limit: number): Promise<StoredSecrets[]> {
+    return this.database.rows(NOT_SEALED_WITH, [this.cipher.currentPrefix, afterId, limit]);
   }
 
-  /** Writes an endpoint's secrets sealed again under the current key, if they are still what was read. */
-  async reseal(row: StoredSecrets): Promise<boolean> {
-    const secret = this.cipher.seal(this.cipher.open(row.secret, row.id), row.id);
-    const previous = row.previousSecret === null ? null : this.cipher.seal(this.cipher.open(row.previousSecret, row.id), row.id);
-    return (await this.database.execute(RESEAL, [row.id, row.secret, row.previousSecret, secret, previous])) > 0;
+  /**
+   * Writes an endpoint's secrets sealed again under the current key, if they are still what was
+   * read ('changed' otherwise). A secret that does not open is left as it is ('unopenable'): one
+   * damaged row must not stop the others being resealed (docs/design-record.md#d24).
+   */
+  async reseal(row: StoredSecrets): Promise<'resealed' | 'changed' | 'unopenable'> {
+    let secret: string;
+    let previous: string | null;
+    try {
+      secret = this.cipher.seal(this.cipher.open(row.secret, row.id), row.id);
+      previous = row.previousSecret === null ? null : this.cipher.seal(this.cipher.open(row.previousSecret, row.id), row.id);
+    } catch {
+      return 'unopenable';
+    }
+    return (await this.database.execute(RESEAL, [row.id, row.secret, row.previousSecret, secret, previous])) > 0 ? 'resealed' : 'changed';
   }
 
   /**

@@ -1,38 +1,33 @@
 import { NOTICE_TYPES, type NoticeType } from '#contract/generated/operations.js';
-import { EXTENSIONS } from '#extensions/index.js';
+import { servedNoticeTypes } from '#contract/served-contract.js';
 
 /**
- * A notice type: the core contract's (docs/design-record.md#d9), or one a registered extension's contract declares,
- * named `<subject>.<event>` as the core's are.
+ * A notice type: the core contract's (docs/design-record.md#d9), or one an enabled extension's
+ * contract declares, named `<subject>.<event>` as the core's are.
  */
 export type WebhookEventType = NoticeType | `${string}.${string}`;
 
-function acceptedTypes(): readonly WebhookEventType[] {
-  const types: WebhookEventType[] = [...NOTICE_TYPES];
-  for (const extension of EXTENSIONS) {
-    for (const type of extension.contract.noticeTypes) {
-      if (types.includes(type as WebhookEventType)) throw new Error(`Extension ${extension.name}: notice type ${type} already exists`);
-      types.push(type as WebhookEventType);
-    }
-  }
-  return types;
-}
+/** The core contract's notice types, which every deployment sends; an enabled extension adds its own (webhookEventTypes). */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = NOTICE_TYPES;
 
 /**
  * The change notices an endpoint can subscribe to, a fixture can name and the outbox accepts: the
- * core contract's notice types, then the registered extensions'. The one place that set is made.
+ * core contract's notice types, then those of the extensions this process serves (EXTENSIONS; see
+ * serveExtensions in libs/contract/src/served-contract.ts, where the set is made).
  */
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = acceptedTypes();
+export function webhookEventTypes(): readonly WebhookEventType[] {
+  return servedNoticeTypes() as readonly WebhookEventType[];
+}
 
 export function isWebhookEventType(value: string): value is WebhookEventType {
-  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+  return webhookEventTypes().includes(value as WebhookEventType);
 }
 
 /** Why an endpoint cannot subscribe to these event types, or null when it can. */
 export function checkWebhookEvents(events: readonly string[]): string | null {
   if (events.length === 0) return 'must hold at least one event type';
   const unknown = events.filter((event) => !isWebhookEventType(event));
-  if (unknown.length > 0) return `has unknown event types: ${unknown.join(', ')} (known: ${WEBHOOK_EVENT_TYPES.join(', ')})`;
+  if (unknown.length > 0) return `has unknown event types: ${unknown.join(', ')} (known: ${webhookEventTypes().join(', ')})`;
   if (new Set(events).size !== events.length) return 'must not repeat an event type';
   return null;
 }
