@@ -34,7 +34,7 @@ export function textTable(scenarios: ScenarioReport[]): string {
     .join('\n');
 }
 
-/** The figures as a Markdown table, for the README's Performance section. */
+/** The figures as a Markdown table, for docs/performance.md. */
 export function markdownTable(scenarios: ScenarioReport[]): string {
   const rows = scenarios.flatMap((s) => s.figures.map(cells));
   return [`| ${HEADER.join(' | ')} |`, `|${HEADER.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');

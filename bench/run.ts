@@ -137,4 +137,4 @@ console.log(`\n${textTable(scenarios)}\n`);
 const costs = costsSummary(scenarios);
 if (costs) console.log(`${costs}\n`);
 console.log(`Run time ${Math.floor(runSeconds / 60)} min ${runSeconds % 60} s. Results: ${file.replace(`${REPO_ROOT}/`, '')}`);
-console.log(`\nMarkdown, for the README:\n\n${markdownTable(scenarios)}`);
+console.log(`\nMarkdown, for docs/performance.md:\n\n${markdownTable(scenarios)}`);
