@@ -8,7 +8,7 @@ import { loadBookingFixture } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
 import { createKey, createTenant, type Tenant } from '../utils/tenant-factory.js';
 import { testConfig } from '../utils/test-config.js';
-// eslint-disable-next-line no-restricted-imports -- the README's partner example, run here against the real API so that it stays true
+// eslint-disable-next-line no-restricted-imports -- docs/partners.md's partner example, run here against the real API so that it stays true
 import { appointmentsBetween, bookFirstFreeStart, createSdk, findOrCreateClient } from '../../examples/partner-sdk.js';
 import { SchedulingApiError } from '#sdk/index.js';
 
@@ -66,9 +66,9 @@ describe('examples/partner-sdk.ts (the partner SDK, typed by the contract)', () 
   });
 });
 
-describe('README', () => {
+describe('docs/partners.md', () => {
   it('shows the examples’ code as it is in examples/', () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO_ROOT, 'docs', 'partners.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Examples'), readme.indexOf('\n## ', readme.indexOf('## Examples') + 1));
     const sources = ['partner-sdk.ts', 'notice-receiver.ts']
       .map((file) => readFileSync(join(REPO_ROOT, 'examples', file), 'utf8'))

@@ -13,7 +13,7 @@ import { seed } from '../utils/seed.js';
 import { createTenant } from '../utils/tenant-factory.js';
 import { testConfig } from '../utils/test-config.js';
 import { TestSmtpServer } from '../utils/test-smtp-server.js';
-// eslint-disable-next-line no-restricted-imports -- the README's receiver example, run here as a real receiver so that it stays true
+// eslint-disable-next-line no-restricted-imports -- docs/partners.md's receiver example, run here as a real receiver so that it stays true
 import { noticeRequestHandler, type Notice } from '../../examples/notice-receiver.js';
 import { testSql, type TestSql } from '../utils/test-context.js';
 

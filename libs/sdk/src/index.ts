@@ -1,4 +1,4 @@
-// @scheduling/sdk: the partner SDK of the Business Scheduling API (README, "The partner SDK").
+// @scheduling/sdk: the partner SDK of the Business Scheduling API (docs/partners.md, "The partner SDK").
 export { SchedulingClient, apiBaseUrl } from './scheduling-client.js';
 export type {
   SchedulingClientOptions,

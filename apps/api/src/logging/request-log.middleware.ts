@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
-import type { ApiRequest } from '../http/api-request.js';
+import type { ApiRequest } from '#extensions-api/http/api-request.js';
 
 /** Requests that never get a line: probes and scrapes would drown the rest. */
 const unlogged = (url: string): boolean => url.startsWith('/health') || url === '/metrics';
 
 /**
- * The request's logger and its one line (README "Logs"; docs/design-record.md#per-request-cost).
+ * The request's logger and its one line (docs/running.md, "Logs"; docs/design-record.md#per-request-cost).
  * Made here rather than by pino-http, which built three child loggers and serialised the request
  * on every request, even when no line would be written. A request gets one child (its
  * `requestId`, carried by every line logged while it runs: nestjs-pino, in `useExisting` mode,
