@@ -1,5 +1,5 @@
 // ESLint flat config (STYLE.md rule 12): strict type-aware lint, exhaustive switches, no deep
-// relative imports across libs, and neither libs nor apps import an app.
+// relative imports across libs, and imports that go one way only: apps → extensions → libs.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -22,9 +22,11 @@ const MAX_DEPTH = 8;
 /** Matches a relative specifier that climbs more than `allowed` levels (`../`, `..`). */
 const climbsMoreThan = (allowed) => `^(\\.\\.(/|$)){${allowed + 1},}`;
 
-// libs/core (and every other lib) must never depend on an app: no `#api/*`, `#worker/*`,
-// `#admin/*`, and no path that goes through `apps/`.
-const LIB_MUST_NOT_IMPORT_APPS = [
+// The libs are the bottom layer: no lib depends on an app (`#api/*`, `#worker/*`, `#admin/*`,
+// `#mcp/*`, a path through `apps/`), on the extension registry or on an extension (`#extensions/*`,
+// a path through `extensions/`). The apps hand the enabled extensions to the libs at start
+// (extensions/index.ts, enableExtensions). No file is excepted.
+const LIB_MUST_NOT_IMPORT_UPWARD = [
   {
     regex: '^#(api|worker|admin|mcp)/',
     message: 'Libraries must not import an app; move the shared code into a lib.',
@@ -32,6 +34,14 @@ const LIB_MUST_NOT_IMPORT_APPS = [
   {
     regex: '(^|/)apps(/|$)',
     message: 'Libraries must not import an app; move the shared code into a lib.',
+  },
+  {
+    regex: '^#extensions/',
+    message: 'Libraries must not import the extension registry or an extension; the apps hand the enabled extensions to the libs at start.',
+  },
+  {
+    regex: '(^|/)extensions(/|$)',
+    message: 'Libraries must not import the extension registry or an extension; the apps hand the enabled extensions to the libs at start.',
   },
 ];
 
@@ -49,8 +59,8 @@ const APP_MUST_NOT_IMPORT_APPS = [
 ];
 
 // An extension (extensions/<name>/, docs/extending.md) builds on the libs (#core, #database,
-// #contract, #jobs, #config) and the public extension API (#extensions-api); never on an app, the
-// registry or another extension, so that removing its registry line removes it entirely.
+// #contract, #jobs, #config) and the public extension API (#extensions-api, a lib); never on an
+// app, the registry or another extension, so that removing its registry line removes it entirely.
 const EXTENSION_MUST_STAY_OUTSIDE_APPS = [
   {
     regex: '^#(api|worker|admin|mcp)/',
@@ -172,23 +182,32 @@ export default defineConfig(
     },
   },
 
-  ...importBoundaries('libs/*/src', 'its lib', LIB_MUST_NOT_IMPORT_APPS),
+  ...importBoundaries('libs/*/src', 'its lib', LIB_MUST_NOT_IMPORT_UPWARD),
   ...importBoundaries('apps/*/src', 'its app', APP_MUST_NOT_IMPORT_APPS),
   ...importBoundaries('test', 'test/'),
   ...importBoundaries('extensions/*', 'its extension folder', EXTENSION_MUST_STAY_OUTSIDE_APPS),
+  {
+    // The registry is the extensions' layer too: it imports the extensions and the libs, never an app.
+    name: 'project/import-boundaries/extension-registry',
+    files: ['extensions/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: EXTENSION_MUST_STAY_OUTSIDE_APPS.filter(({ regex }) => regex !== '^#extensions/').map((pattern) => ({
+            ...pattern,
+            message: 'The extension registry must not import an app; the apps import it.',
+          })),
+        },
+      ],
+    },
+  },
   {
     // An extension's e2e tests run through the repository's test harness (test/utils), as the
     // core's do; they still import no app directly.
     name: 'project/import-boundaries/extension-e2e-tests',
     files: ['extensions/**/*.e2e-spec.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: EXTENSION_MUST_STAY_OUTSIDE_APPS }] },
-  },
-  {
-    // The public extension API re-exports the API's route decorators (see the file): the one lib
-    // file that may import an app.
-    name: 'project/import-boundaries/extension-api-routes',
-    files: ['libs/extensions/src/routes.ts'],
-    rules: { 'no-restricted-imports': 'off' },
   },
 
   {

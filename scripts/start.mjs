@@ -48,11 +48,24 @@ env.WEBHOOKS_ALLOW_PRIVATE ??= 'true';
 // Without Redis there is no worker: the API runs the same jobs on in-memory queues itself.
 const inProcess = !env.REDIS_URL;
 if (inProcess) env.IN_PROCESS_JOBS = 'true';
-// What `npm run admin` needs to reach this database (`set -a; . .data/dev.env; set +a`).
+// No extension is enabled for the demo, as in any deployment: `EXTENSIONS=waitlist npm start`
+// serves the worked example of docs/extending.md too.
+// What `npm run admin` needs to reach this database (`set -a; . .data/dev.env; set +a`), with the
+// same extensions enabled.
 const DEV_ENV = `${DATA}/dev.env`;
 writeFileSync(
   DEV_ENV,
-  ['NODE_ENV', 'DATABASE_URL', 'API_KEY_PEPPER', 'CURSOR_SECRET', 'SECRETS_KEY', 'WEBHOOKS_ALLOW_PRIVATE', 'IN_PROCESS_JOBS', 'REDIS_URL']
+  [
+    'NODE_ENV',
+    'DATABASE_URL',
+    'API_KEY_PEPPER',
+    'CURSOR_SECRET',
+    'SECRETS_KEY',
+    'WEBHOOKS_ALLOW_PRIVATE',
+    'IN_PROCESS_JOBS',
+    'REDIS_URL',
+    'EXTENSIONS',
+  ]
     .filter((name) => env[name])
     .map((name) => `${name}='${env[name].replaceAll("'", "'\\''")}'\n`)
     .join(''),

@@ -3,9 +3,13 @@ import { ClientsService } from '#core/clients/clients.service.js';
 import { adminOutput, runAdminCommand } from '../../test/utils/admin-runner.js';
 import { E2eApi } from '../../test/utils/e2e-api.js';
 import { seed } from '../../test/utils/seed.js';
+import { testConfig } from '../../test/utils/test-config.js';
 import { testSql, type TestSql } from '../../test/utils/test-context.js';
 import { createKey, createTenant, type Tenant } from '../../test/utils/tenant-factory.js';
 import type { WaitlistSchemas } from './api/waitlist-entry.mapper.js';
+
+/** A deployment that enables the waitlist by name, as every one must (EXTENSIONS; none is enabled by default). */
+const config = testConfig({ EXTENSIONS: 'waitlist' });
 
 let api: E2eApi;
 let tenant: Tenant;
@@ -50,7 +54,7 @@ const join = (body: Partial<WaitlistSchemas['WaitlistJoinRequest']>, options: { 
   api.post('/waitlist', { key: options.key ?? tenant.key, body, headers: { 'Idempotency-Key': options.idempotencyKey ?? randomUUID() } });
 
 beforeAll(async () => {
-  api = await E2eApi.start();
+  api = await E2eApi.start(config);
   ({ tenant, serviceId } = await salonWithService());
   db = testSql(api.app);
 });
@@ -182,7 +186,7 @@ describe('the waitlist extension', () => {
     expect(Object.keys(document.body.webhooks)).toEqual(expect.arrayContaining(['client.created', 'waitlist.joined']));
   });
 
-  it('lets an endpoint subscribe to waitlist.joined, and lists the entries with `admin waitlist list`', async () => {
+  it('lets an endpoint subscribe to waitlist.joined (admin and API), and lists the entries with `admin waitlist list`', async () => {
     const { tenant: t, serviceId: service } = await salonWithService();
     const first = await join(
       { clientId: await consentingClient(t), serviceId: service, from: '2026-12-01', to: '2026-12-02' },
@@ -193,22 +197,27 @@ describe('the waitlist extension', () => {
       { key: t.key },
     );
 
-    const webhook = await adminOutput([
-      'webhook',
-      'create',
-      '--business',
-      t.slug,
-      '--url',
-      'http://127.0.0.1:9/notices',
-      '--events',
+    const webhook = await adminOutput(
+      ['webhook', 'create', '--business', t.slug, '--url', 'http://127.0.0.1:9/notices', '--events', 'waitlist.joined'],
+      config,
+    );
+    expect(webhook.events).toEqual(['waitlist.joined']);
+    // Through the API too: the served document's notice types include the waitlist's.
+    const subscribed = await api.post('/webhook-endpoints', {
+      key: t.key,
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { url: 'http://127.0.0.1:9/api-made', events: ['client.created', 'waitlist.joined'] },
+    });
+    expect([subscribed.status, subscribed.body.events]).toEqual([201, ['client.created', 'waitlist.joined']]);
+    expect((await api.get(`/webhook-endpoints/${subscribed.body.id}`, { key: t.key })).body.events).toEqual([
+      'client.created',
       'waitlist.joined',
     ]);
-    expect(webhook.events).toEqual(['waitlist.joined']);
 
-    const listed = await adminOutput(['waitlist', 'list', '--business', t.slug, '--service', service]);
+    const listed = await adminOutput(['waitlist', 'list', '--business', t.slug, '--service', service], config);
     expect((listed.entries as { id: string }[]).map((entry) => entry.id)).toEqual([first.body.id, second.body.id]);
 
-    const refused = await runAdminCommand(['waitlist', 'list', '--business', t.slug, '--service', 'not-a-uuid']);
+    const refused = await runAdminCommand(['waitlist', 'list', '--business', t.slug, '--service', 'not-a-uuid'], config);
     expect([refused.code, refused.error.code]).toEqual([2, 'USAGE']);
   });
 });

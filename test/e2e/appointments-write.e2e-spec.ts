@@ -293,10 +293,10 @@ describe('POST /appointments', () => {
   });
 
   it('leaves nothing behind when the write fails after the service returned, and a retry with the same key then succeeds once', async () => {
-    // The stored response goes with the COMMIT: failing it fails the commit, after the service returned.
-    const insert = jest.spyOn(api.app.get(IdempotencyRepository), 'storeAtCommit').mockImplementationOnce(() => {
-      throw new Error('injected failure');
-    });
+    // The stored response is the write's last statement: failing it fails the transaction, after the service returned.
+    const insert = jest
+      .spyOn(api.app.get(IdempotencyRepository), 'store')
+      .mockImplementationOnce(() => Promise.reject(new Error('injected failure')));
     const email = `fail.${randomUUID().slice(0, 8)}@example.com`;
     const body = { ...formA(day(9, '10:00:00')), client: { name: 'Rita Faria', phone: newPhone(), email } } satisfies Booking;
     const key = salon.keys[1];

@@ -47,6 +47,12 @@ describe('the published documents', () => {
     expect(withoutServers(parse(frozenYaml.text))).toEqual(withoutServers(file('v1.2.0.yaml')));
   });
 
+  // No extension is enabled unless EXTENSIONS names it (docs/extending.md): the document is the file.
+  it('serves openapi/v1.3.0.yaml as published when no extension is enabled', async () => {
+    expect(withoutServers((await api.get('/openapi.json')).body)).toEqual(withoutServers(file('v1.3.0.yaml')));
+    expect(withoutServers(parse((await api.get('/openapi.yaml')).text))).toEqual(withoutServers(file('v1.3.0.yaml')));
+  });
+
   it('names as server the address it was requested at', async () => {
     for (const path of ['/openapi.json', '/v1/api/openapi/1.2.0.json']) {
       const local = await api.get(path);

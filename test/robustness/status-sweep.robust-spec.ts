@@ -64,7 +64,7 @@ function registeredOperations(): string[] {
 
 describe('routes and the contract, both ways', () => {
   it('Nest registers exactly the operations of the document, no more and no fewer', () => {
-    // The served contract: the core's operations and the registered extensions'.
+    // The served contract: the core's operations and the enabled extensions' (none unless EXTENSIONS names one).
     const documented = [...operationsById(loadServedContract().document).values()].map((o) => `${o.method} ${o.path}`).sort();
     // Outside the API: the public document, docs, health and metrics routes are marked @Public.
     expect(registeredOperations()).toEqual(documented);

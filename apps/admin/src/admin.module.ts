@@ -12,7 +12,7 @@ import { SandboxModule } from '#core/sandbox/sandbox.module.js';
 import { SECRETS_KEY_CHECKED_AFTER_BOOT } from '#core/secrets/secrets-key-check.js';
 import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
 import { DatabaseModule } from '#database/database.module.js';
-import { EXTENSIONS } from '#extensions/index.js';
+import { enableExtensions, EXTENSION_MIGRATIONS } from '#extensions/index.js';
 
 /** withAdminContext runs SECRETS_KEY's start check itself, once booted (see SECRETS_KEY_CHECKED_AFTER_BOOT). */
 @Global()
@@ -26,11 +26,13 @@ class SecretsKeyCheckedAfterBoot {}
 @Module({})
 export class AdminModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const extensions = enableExtensions(config.EXTENSIONS);
     return {
       module: AdminModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot('scheduling-admin', 0),
+        // `migrate` runs every registered extension's migrations, enabled or not (EXTENSION_MIGRATIONS).
+        DatabaseModule.forRoot('scheduling-admin', 0, EXTENSION_MIGRATIONS),
         SecretsKeyCheckedAfterBoot,
         BusinessesModule,
         ApiKeysModule,
@@ -41,7 +43,7 @@ export class AdminModule {
         SalesModule,
         SandboxModule,
         AppointmentWritesModule,
-        ...EXTENSIONS.map(async (extension) => (await extension.admin()).module),
+        ...extensions.map(async (extension) => (await extension.admin()).module),
       ],
     };
   }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig, type AppConfig } from '#config/app-config.js';
+import { ConfigError, loadConfig, loadExtensionsSetting, type AppConfig } from '#config/app-config.js';
 import { DomainError } from '#core/errors/domain-error.js';
-import { EXTENSIONS } from '#extensions/index.js';
+import { enableExtensions } from '#extensions/index.js';
 import { withAdminContext } from './admin-context.js';
 import { registerAppointmentCommands } from './commands/appointment.command.js';
 import { registerBusinessCommands } from './commands/business.command.js';
@@ -44,7 +44,12 @@ function printJson(out: AdminOutput, value: object): void {
   out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function buildProgram(io: AdminIo, context: CommandContext, migrationContext: CommandContext): Promise<Command> {
+async function buildProgram(
+  io: AdminIo,
+  context: CommandContext,
+  migrationContext: CommandContext,
+  extensionNames: readonly string[],
+): Promise<Command> {
   const program = new Command('admin')
     .description('Administer the scheduling service. Every command prints one JSON object.')
     // In-process and testable: commander throws instead of exiting, and its error text is
@@ -67,8 +72,8 @@ async function buildProgram(io: AdminIo, context: CommandContext, migrationConte
   registerPaymentCommands(program, context);
   registerSaleCommands(program, context);
   registerAppointmentCommands(program, context);
-  // Then the registered extensions' commands (docs/extending.md).
-  for (const extension of EXTENSIONS) (await extension.admin()).register(program, context);
+  // Then the enabled extensions' commands (docs/extending.md).
+  for (const extension of enableExtensions(extensionNames)) (await extension.admin()).register(program, context);
   return program;
 }
 
@@ -117,7 +122,9 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, config?: Ap
     run: async (work) => printJson(io.stdout, await withAdminContext(config ?? loadConfig(), work, { checkSecretsKey: false })),
   };
   try {
-    await (await buildProgram(io, context, migrationContext)).parseAsync([...argv], { from: 'user' });
+    // EXTENSIONS alone when no configuration is given: `--help` and usage errors need no other setting.
+    const extensionNames = config?.EXTENSIONS ?? loadExtensionsSetting();
+    await (await buildProgram(io, context, migrationContext, extensionNames)).parseAsync([...argv], { from: 'user' });
     return EXIT_OK;
   } catch (error) {
     // --help is delivered as an error with exit code 0.

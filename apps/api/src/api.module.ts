@@ -20,7 +20,8 @@ import { StaffReadsModule } from '#core/staff/staff-reads.module.js';
 import { AvailabilityModule } from '#core/availability/availability.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
-import { EXTENSIONS } from '#extensions/index.js';
+import { enableExtensions } from '#extensions/index.js';
+import { requestValidator } from '#extensions-api/http/operation-input.interceptor.js';
 import { JobProcessingModule } from '#jobs/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
@@ -60,6 +61,12 @@ function withRouteDependencies(module: DynamicModule): DynamicModule {
 @Module({})
 export class ApiModule {
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+    // Which extensions this process serves, said before their modules load and before anything
+    // reads the served contract (docs/extending.md).
+    const extensions = enableExtensions(config.EXTENSIONS);
+    // Every operation's input schemas, the enabled extensions' included, compiled now rather than
+    // on a first request; one that does not compile stops the start.
+    requestValidator().compileAll();
     return {
       module: ApiModule,
       imports: [
@@ -88,9 +95,9 @@ export class ApiModule {
         ...(config.IN_PROCESS_JOBS
           ? [JobsModule.forRoot({ driver: 'in-memory' }), JobProcessingModule]
           : [JobsModule.forRoot({ driver: 'bullmq', redis: 'process-client' })]),
-        // The registered extensions' modules, under the same global guards and filter as the core's
+        // The enabled extensions' modules, under the same global guards and filter as the core's
         // routes; each is given what @Operation's interceptors inject, as the core's controllers are.
-        ...EXTENSIONS.map(async (extension) => withRouteDependencies(await extension.api())),
+        ...extensions.map(async (extension) => withRouteDependencies(await extension.api())),
       ],
       controllers: [
         HealthController,

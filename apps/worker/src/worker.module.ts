@@ -1,14 +1,18 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { AppConfig } from '#config/app-config.js';
+import { loadConfig, type AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { DatabaseModule } from '#database/database.module.js';
+import { enableExtensions } from '#extensions/index.js';
 import { JobProcessingModule } from '#jobs/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
 
 /** The worker runs the service's jobs on BullMQ: notices, e-mails and housekeeping. */
 @Module({})
 export class WorkerModule {
-  static forRoot(config?: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+    // The enabled extensions' notice types are sent as the core's (the API records them); the
+    // worker loads none of their modules.
+    enableExtensions(config.EXTENSIONS);
     return {
       module: WorkerModule,
       imports: [

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './app-config.js';
+import { ConfigError, loadConfig, loadExtensionsSetting } from './app-config.js';
 
 const secrets = {
   API_KEY_PEPPER: 'p'.repeat(32),
@@ -32,5 +32,28 @@ describe('loadConfig', () => {
   it('refuses a short pepper and a revocation window over one second', () => {
     expect(() => loadConfig({ ...secrets, API_KEY_PEPPER: 'short' })).toThrow(/API_KEY_PEPPER/);
     expect(() => loadConfig({ ...secrets, AUTH_CACHE_TTL_MS: '5000' })).toThrow(/AUTH_CACHE_TTL_MS/);
+  });
+});
+
+describe('EXTENSIONS', () => {
+  it('enables no extension by default, and reads a comma-separated list of names', () => {
+    expect(loadConfig(secrets).EXTENSIONS).toEqual([]);
+    expect(loadConfig({ ...secrets, EXTENSIONS: ' waitlist , loyalty-points ' }).EXTENSIONS).toEqual(['waitlist', 'loyalty-points']);
+  });
+
+  it('refuses what cannot be a name', () => {
+    expect(() => loadConfig({ ...secrets, EXTENSIONS: 'waitlist,Loyalty Points' })).toThrow(
+      'EXTENSIONS: EXTENSIONS must be a comma-separated list of extension names, such as waitlist',
+    );
+  });
+
+  it('is read alone by loadExtensionsSetting, which needs no other setting', () => {
+    expect(loadExtensionsSetting({})).toEqual([]);
+    expect(loadExtensionsSetting({ EXTENSIONS: 'waitlist' })).toEqual(['waitlist']);
+    expect(() => loadExtensionsSetting({ EXTENSIONS: '../x' })).toThrow(
+      new ConfigError(
+        'Invalid configuration:\n  EXTENSIONS: EXTENSIONS must be a comma-separated list of extension names, such as waitlist',
+      ),
+    );
   });
 });

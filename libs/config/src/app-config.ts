@@ -326,6 +326,17 @@ export class AppConfig {
   @IsBoolean()
   QUEUE_DASHBOARD_WRITE = false;
 
+  /**
+   * The registered extensions this deployment serves, by name, comma-separated (`waitlist`;
+   * docs/extending.md); empty, the default: none, and the served contract is the published one.
+   * Give every process of a deployment (API, worker, admin) the same list; a name no extension is
+   * registered under refuses the start (extensions/index.ts checks it, the libs knowing none).
+   */
+  @Transform(toList)
+  @IsArray()
+  @Matches(/^[a-z][a-z0-9-]*$/, { each: true, message: 'EXTENSIONS must be a comma-separated list of extension names, such as waitlist' })
+  EXTENSIONS: string[] = [];
+
   /** Minimum log level: fatal, error, warn, log, debug, verbose; pino's names info and trace are also taken. */
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'log';
@@ -367,6 +378,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   lines.push(...secretsKeyProblems(config.SECRETS_KEY));
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
+}
+
+/**
+ * EXTENSIONS alone, checked as loadConfig checks it: the admin command line lists the enabled
+ * extensions' commands before it knows whether the command asked for needs any other setting
+ * (`--help` and usage errors need none).
+ */
+export function loadExtensionsSetting(env: NodeJS.ProcessEnv = process.env): string[] {
+  const config = plainToInstance(AppConfig, env.EXTENSIONS ? { EXTENSIONS: env.EXTENSIONS } : {});
+  const problems = validateSync(config)
+    .filter((e) => e.property === 'EXTENSIONS')
+    .flatMap((e) => Object.values(e.constraints ?? {}));
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  EXTENSIONS: ${problems.join('; ')}`);
+  return config.EXTENSIONS;
 }
 
 /**

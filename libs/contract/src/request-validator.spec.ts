@@ -1,3 +1,4 @@
+import { loadContract } from './openapi-document.js';
 import { RequestValidator } from './request-validator.js';
 
 const validator = new RequestValidator();
@@ -77,6 +78,14 @@ describe('RequestValidator (compiled from openapi/v1.3.0.yaml)', () => {
   });
 
   it('refuses an operation the contract does not have', () => {
-    expect(() => validator.assertOperation('deleteEverything')).toThrow(/no operation/);
+    expect(() => validator.validateQuery('deleteEverything', {})).toThrow(/no operation/);
+  });
+
+  it('compiles every operation at once, and stops on a schema that does not compile', () => {
+    expect(() => validator.compileAll()).not.toThrow();
+    const document = loadContract().document;
+    const broken = structuredClone(document);
+    broken.paths['/clients'].post.requestBody = { content: { 'application/json': { schema: { type: 'no-such-type' } } } };
+    expect(() => new RequestValidator(broken).compileAll()).toThrow();
   });
 });

@@ -1,7 +1,14 @@
-import { OPERATIONS } from './generated/operations.js';
+import { NOTICE_TYPES, OPERATIONS } from './generated/operations.js';
 import { loadContract, type OpenApiDocument } from './openapi-document.js';
-import { mergeDocuments, mergeOperations } from './served-contract.js';
-import type { SchedulingExtension } from '#extensions-api/scheduling-extension.js';
+import {
+  mergeDocuments,
+  mergeNoticeTypes,
+  mergeOperations,
+  servedNoticeTypes,
+  servedOperation,
+  serveExtensions,
+  type ServedExtension,
+} from './served-contract.js';
 
 const core = loadContract().document;
 
@@ -17,17 +24,14 @@ function extensionDocument(overrides: Partial<OpenApiDocument> = {}): OpenApiDoc
   };
 }
 
-function extensionWith(operationIds: string[]): SchedulingExtension {
+function extensionWith(operationIds: string[], noticeTypes: string[] = [], name = 'things'): ServedExtension {
   return {
-    name: 'things',
+    name,
     contract: {
-      document: 'extensions/things/openapi.yaml',
+      document: `extensions/${name}/openapi.yaml`,
       operations: Object.fromEntries(operationIds.map((id) => [id, { ...OPERATIONS.getMe, operationId: id }])),
-      noticeTypes: [],
+      noticeTypes,
     },
-    migrations: [],
-    api: () => Promise.reject(new Error('not loaded in this test')),
-    admin: () => Promise.reject(new Error('not loaded in this test')),
   };
 }
 
@@ -39,6 +43,16 @@ describe('mergeDocuments', () => {
     expect((merged.webhooks as Record<string, unknown>)['thing.made']).toEqual({});
     expect(merged.paths['/me']).toEqual(core.paths['/me']);
     expect(core.paths['/things']).toBeUndefined();
+  });
+
+  it("makes an extension's notices notice types of the served contract, which an endpoint may subscribe to", () => {
+    const schemas = mergeDocuments(core, [{ name: 'things', document: extensionDocument() }]).components.schemas as Record<
+      string,
+      { enum?: string[]; maxItems?: number }
+    >;
+    expect(schemas.NoticeType.enum).toEqual([...NOTICE_TYPES, 'thing.made']);
+    expect(schemas.WebhookEventTypes.maxItems).toBe(NOTICE_TYPES.length + 1);
+    expect((core.components.schemas as Record<string, { enum?: string[] }>).NoticeType.enum).toEqual([...NOTICE_TYPES]);
   });
 
   it.each([
@@ -59,5 +73,39 @@ describe('mergeOperations', () => {
 
   it('refuses an operationId the core already serves', () => {
     expect(() => mergeOperations([extensionWith(['getMe'])])).toThrow('Extension things: operationId getMe is already served');
+  });
+});
+
+describe('mergeNoticeTypes', () => {
+  it("sends the core's notice types, then the extensions'", () => {
+    expect(mergeNoticeTypes([extensionWith([], ['thing.made'])])).toEqual([...NOTICE_TYPES, 'thing.made']);
+  });
+
+  it('refuses a notice type the core or an earlier extension already has', () => {
+    expect(() => mergeNoticeTypes([extensionWith([], ['client.created'])])).toThrow(
+      'Extension things: notice type client.created already exists',
+    );
+    expect(() => mergeNoticeTypes([extensionWith([], ['thing.made']), extensionWith([], ['thing.made'], 'others')])).toThrow(
+      'Extension others: notice type thing.made already exists',
+    );
+  });
+});
+
+// The process's choice (one per Jest file: each has its own modules). Before it, the core's alone.
+describe('serveExtensions', () => {
+  it("serves the enabled extensions' operations and notice types beside the core's, and keeps that choice", () => {
+    expect(servedOperation('getMe')).toBe(OPERATIONS.getMe);
+    serveExtensions([extensionWith(['listThings'], ['thing.made'])]);
+    expect(servedOperation('listThings')?.operationId).toBe('listThings');
+    expect(servedNoticeTypes()).toEqual([...NOTICE_TYPES, 'thing.made']);
+
+    expect(() => serveExtensions([extensionWith(['listThings'], ['thing.made'])])).not.toThrow();
+    // Another application of the process that enables fewer changes nothing; one that enables another does not start.
+    expect(() => serveExtensions([])).not.toThrow();
+    expect(() => serveExtensions([extensionWith(['listOthers'], [], 'others')])).toThrow(
+      'This process serves the extensions things (chosen at start, or read before serveExtensions was called), so it cannot serve the extensions others',
+    );
+    expect(servedOperation('listThings')?.operationId).toBe('listThings');
+    expect(servedOperation('listOthers')).toBeUndefined();
   });
 });

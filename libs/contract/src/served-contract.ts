@@ -34,6 +34,7 @@ export function mergeDocuments(core: OpenApiDocument, extensions: readonly { nam
   const components = (merged.components ??= {});
   const webhooks = ((merged as { webhooks?: Record<string, unknown> }).webhooks ??= {});
   const tags = ((merged as { tags?: { name: string }[] }).tags ??= []);
+  const noticeTypes: string[] = [];
   for (const { name, document } of extensions) {
     const refuse = (what: string): never => {
       throw new Error(`Extension ${name}: its document defines ${what}, which the served contract already has`);
@@ -45,6 +46,7 @@ export function mergeDocuments(core: OpenApiDocument, extensions: readonly { nam
     for (const [type, entry] of Object.entries((document as { webhooks?: Record<string, unknown> }).webhooks ?? {})) {
       if (type in webhooks) refuse(`webhook ${type}`);
       webhooks[type] = entry;
+      noticeTypes.push(type);
     }
     for (const kind of MERGED_COMPONENTS) {
       for (const [key, value] of Object.entries(document.components?.[kind] ?? {})) {
@@ -58,7 +60,22 @@ export function mergeDocuments(core: OpenApiDocument, extensions: readonly { nam
       tags.push(tag);
     }
   }
+  addNoticeTypes(merged, noticeTypes);
   return merged;
+}
+
+/**
+ * An extension's notices are notice types of the served contract like the core's: the core's
+ * NoticeType lists them, so that an endpoint subscribes to them through the API and its deliveries
+ * name them, and an endpoint may subscribe to every type at once (WebhookEventTypes' maxItems).
+ */
+function addNoticeTypes(document: OpenApiDocument, types: readonly string[]): void {
+  const schemas = (document.components.schemas ?? {}) as Record<string, { enum?: string[]; maxItems?: number } | undefined>;
+  const noticeType = schemas.NoticeType;
+  if (types.length === 0 || !noticeType?.enum) return;
+  noticeType.enum = [...noticeType.enum, ...types];
+  const subscribed = schemas.WebhookEventTypes;
+  if (subscribed?.maxItems !== undefined) subscribed.maxItems = noticeType.enum.length;
 }
 
 /** Every operation a route may serve: the core's and the enabled extensions', by operationId. */
@@ -109,18 +126,18 @@ const namesOf = (extensions: readonly ServedExtension[]): string =>
  * join the core's. A process that never calls it (a library's test, a script) serves the core's
  * alone.
  *
- * The choice is made once per process: what was read from it (a route's facts, the compiled
- * validator, a subscription checked) must not change under a running process. So a second call
- * with the same extensions changes nothing, and one with others throws, as does a first call once
- * something has read the core's alone.
+ * The first call fixes the set, and so does the first read (with no extension): what was read
+ * from it (a route's facts, the compiled validator, a subscription checked) must not change under
+ * a running process. A later call may name the same extensions or fewer (another application in
+ * the same process, such as a test's seeding one, loads only its own modules and commands); one
+ * that names an extension outside the set throws.
  */
 export function serveExtensions(extensions: readonly ServedExtension[]): void {
   if (served) {
-    const same =
-      served.extensions.length === extensions.length && served.extensions.every((extension, i) => extension.name === extensions[i].name);
-    if (same) return;
+    const fixed = served.extensions;
+    if (extensions.every((extension) => fixed.some((known) => known.name === extension.name))) return;
     throw new Error(
-      `This process serves ${namesOf(served.extensions)} already (chosen at start, or read before serveExtensions was called), so it cannot serve ${namesOf(extensions)}`,
+      `This process serves ${namesOf(fixed)} (chosen at start, or read before serveExtensions was called), so it cannot serve ${namesOf(extensions)}`,
     );
   }
   served = { extensions, operations: mergeOperations(extensions), noticeTypes: mergeNoticeTypes(extensions) };
@@ -136,7 +153,9 @@ function current(): Served {
  * enabled extension's (whose routes are loaded only after that).
  */
 export function servedOperation(operationId: string): OperationFacts | undefined {
-  return Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId as keyof typeof OPERATIONS] : current().operations.get(operationId);
+  return Object.hasOwn(OPERATIONS, operationId)
+    ? OPERATIONS[operationId as keyof typeof OPERATIONS]
+    : current().operations.get(operationId);
 }
 
 /** The notice types this process sends and accepts: the core's, then the enabled extensions' (mergeNoticeTypes). */

@@ -1,7 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { DatabaseLogger } from './database-logger.js';
 import { ENTITIES } from './entities.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS, type MigrationClass } from './migrations.js';
 
 export interface DatabaseConnectionSettings {
   url: string;
@@ -10,6 +10,11 @@ export interface DatabaseConnectionSettings {
   /** Longest wait for a connection of the pool (DATABASE_CONNECT_TIMEOUT_MS); see pool-wait.ts. */
   connectTimeoutMs?: number;
   applicationName?: string;
+  /**
+   * The registered extensions' migrations, run after the core's (extensions/index.ts hands them
+   * over: a library does not know the extensions). Only a process that migrates needs them.
+   */
+  extensionMigrations?: readonly MigrationClass[];
 }
 
 /** The one description of how the service talks to PostgreSQL: the schema only changes by migrations. */
@@ -18,7 +23,7 @@ export function buildDataSourceOptions(settings: DatabaseConnectionSettings): Da
     type: 'postgres',
     url: settings.url,
     entities: ENTITIES,
-    migrations: MIGRATIONS,
+    migrations: [...MIGRATIONS, ...(settings.extensionMigrations ?? [])],
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

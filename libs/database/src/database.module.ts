@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '#config/app-config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { Database } from './database.js';
+import type { MigrationClass } from './migrations.js';
 
 @Global()
 @Module({})
@@ -10,8 +11,10 @@ export class DatabaseModule {
   /**
    * @param retryAttempts connection attempts at start: long-running processes wait for the
    *   database; a one-shot command should fail at once.
+   * @param extensionMigrations the registered extensions' migrations, for a process that migrates
+   *   (the admin command line's `migrate`).
    */
-  static forRoot(applicationName: string, retryAttempts = 9): DynamicModule {
+  static forRoot(applicationName: string, retryAttempts = 9, extensionMigrations: readonly MigrationClass[] = []): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -23,6 +26,7 @@ export class DatabaseModule {
               applicationName,
               poolSize: config.DATABASE_POOL_SIZE,
               connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+              extensionMigrations,
             }),
             retryAttempts,
             retryDelay: 2000,

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { StatementFailedError } from './statement-failed-error.js';
 import { preparedNameOn } from './statement-names.js';
-import { EXECUTED, type BatchStatement, type Statement, type StatementParams } from './statement.js';
+import type { Statement, StatementParams } from './statement.js';
 
 /**
  * Set for the whole of every transaction, of any Database instance: what the network helpers ask
@@ -33,9 +33,6 @@ export function refuseInsideTransaction(what: string): void {
   if (connectionHeld.getStore() !== undefined) throw new NetworkWhileConnectionHeldError(what);
 }
 
-/** Rows of each statement of a batch, in order. */
-export type BatchRows<R extends readonly unknown[]> = { [K in keyof R]: R[K][] };
-
 /** A LISTEN on a connection of its own; close() ends it. */
 export interface Listening {
   close(): Promise<void>;
@@ -48,35 +45,26 @@ export interface ListenHandlers {
 }
 
 /**
- * The ambient transaction: its connection, and what waits for its commit. BEGIN is sent with the
- * first statement (in the same round trip when that statement is a batch) and the statements
- * queued by atCommit with COMMIT, so a transaction costs no round trip of its own beyond its
- * statements and its commit (docs/design-record.md#write-path).
+ * What a transaction asks of PostgreSQL beyond BEGIN, for all of its statements.
+ *
+ * planCacheMode 'force_generic_plan': the transaction's prepared statements run on their generic
+ * plans, planned once per connection, instead of PostgreSQL choosing per execution between that
+ * plan and one planned for the values (docs/design-record.md#write-path).
  */
-interface Transaction {
-  connection: pg.PoolClient;
-  begun: boolean;
-  afterCommit: (() => void)[];
-  /** Batches sent in the COMMIT's round trip, before it. */
-  atCommit: { statement: BatchStatement<StatementParams, readonly unknown[]>; params: StatementParams }[];
+export interface TransactionOptions {
+  planCacheMode?: 'force_generic_plan';
 }
 
 /**
- * The statements a connection has prepared for batches to EXECUTE (BatchStatement). A batch that
- * fails may have prepared some of its statements or not: the connection then forgets them all and
- * prepares under names of a new generation, so a name is never prepared twice.
+ * The ambient transaction: its connection, and what waits for its commit. BEGIN (with the
+ * options' SET LOCAL, in the same simple query of fixed text) is sent just before the first
+ * statement, so a transaction that runs nothing sends nothing.
  */
-interface BatchPrepared {
-  generation: number;
-  names: Set<string>;
-}
-
-/** A batch as sent: its text, and how many results come before its own (BEGIN, PREPAREs). */
-interface RenderedBatch {
-  text: string;
-  leading: number;
-  /** Names the text prepares; known to be prepared once it has run. */
-  prepares: string[];
+interface Transaction {
+  connection: pg.PoolClient;
+  options: TransactionOptions;
+  begun: boolean;
+  afterCommit: (() => void)[];
 }
 
 /**
@@ -87,7 +75,6 @@ interface RenderedBatch {
 @Injectable()
 export class Database {
   private readonly ambient = new AsyncLocalStorage<Transaction>();
-  private readonly batchPrepared = new WeakMap<pg.PoolClient, BatchPrepared>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -113,39 +100,22 @@ export class Database {
     return (await this.run(statement, params)).rowCount ?? 0;
   }
 
-  /** Sends a batch's statements in one round trip (simple protocol), its values escaped as literals. */
-  async batch<P extends StatementParams, R extends readonly unknown[]>(statement: BatchStatement<P, R>, params: P): Promise<BatchRows<R>> {
-    const transaction = this.ambient.getStore();
-    // A transaction not begun yet begins in this round trip: its BEGIN's result is dropped.
-    const opening = transaction !== undefined && !transaction.begun;
-    if (transaction) transaction.begun = true;
-    return this.onConnection(async (connection) => {
-      const sent = this.render(connection, [{ statement, params }], opening ? ['BEGIN'] : [], []);
-      const results = await this.send(connection, sent, statement.name);
-      return results.slice(sent.leading).map((result): unknown[] => result.rows) as unknown as BatchRows<R>;
-    });
-  }
-
-  /**
-   * Queues a batch to be sent in the ambient transaction's COMMIT round trip, just before COMMIT:
-   * for a write's last statement, whose result nobody reads (an idempotent request's stored
-   * response). Its failure fails the commit, and the transaction rolls back. Needs a transaction.
-   */
-  atCommit<P extends StatementParams>(statement: BatchStatement<P, readonly unknown[]>, params: P): void {
-    const transaction = this.ambient.getStore();
-    if (!transaction) throw new Error(`Batch ${statement.name} waits for a commit: it needs a transaction (Database.transactional).`);
-    transaction.atCommit.push({ statement, params });
-  }
-
   /**
    * Runs work in a transaction: the ambient one when there is one (its owner commits), else a
    * new one that is ambient for the work, so every statement the work runs, however deep, joins
-   * it. Commits when the work resolves and rolls back when it throws.
+   * it. Commits when the work resolves and rolls back when it throws. Options are the opening
+   * transaction's: work that joins an ambient transaction cannot ask for others.
    */
-  async transactional<T>(work: () => Promise<T>): Promise<T> {
-    if (this.ambient.getStore()) return work();
+  async transactional<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const ambient = this.ambient.getStore();
+    if (ambient) {
+      if (options.planCacheMode !== undefined && options.planCacheMode !== ambient.options.planCacheMode) {
+        throw new Error(`A transaction with plan_cache_mode ${options.planCacheMode} must be the outermost one.`);
+      }
+      return work();
+    }
     return this.onPooledConnection(async (connection) => {
-      const transaction: Transaction = { connection, begun: false, afterCommit: [], atCommit: [] };
+      const transaction: Transaction = { connection, options, begun: false, afterCommit: [] };
       let result: T;
       try {
         result = await connectionHeld.run('transaction', () => this.ambient.run(transaction, work));
@@ -153,77 +123,21 @@ export class Database {
         if (transaction.begun) await connection.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      await this.commit(transaction);
+      if (transaction.begun) await this.commit(connection);
       for (const callback of transaction.afterCommit) callback();
       return result;
     });
   }
 
-  /** COMMIT, with the statements queued for it, in one round trip; nothing when nothing ran. */
-  private async commit(transaction: Transaction): Promise<void> {
-    const { atCommit, connection } = transaction;
-    if (!transaction.begun && atCommit.length === 0) return;
+  private async commit(connection: pg.PoolClient): Promise<void> {
     try {
-      // Rendered here, once: a value a batch cannot write fails the commit like a failed statement.
-      const sent = this.render(connection, atCommit, transaction.begun ? [] : ['BEGIN'], ['COMMIT']);
-      await this.send(connection, sent, atCommit.map((queued) => queued.statement.name).join('+') || 'commit');
+      await connection.query('COMMIT');
     } catch (error) {
-      // A queued statement failed (or could not be written): the transaction is aborted or still
-      // open, and its COMMIT was never run.
+      // A COMMIT that fails (a deferred constraint, a serialization failure) ends the
+      // transaction; the ROLLBACK only makes sure no transaction is left open on the connection.
       await connection.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw new StatementFailedError('commit', error as Error);
     }
-  }
-
-  /**
-   * The text of batches sent as one simple query, between `before` and `after`: the PREPAREs of
-   * the declared statements they EXECUTE that this connection has not prepared yet come first.
-   */
-  private render(
-    connection: pg.PoolClient,
-    batches: readonly { statement: BatchStatement<StatementParams, readonly unknown[]>; params: StatementParams }[],
-    before: readonly string[],
-    after: readonly string[],
-  ): RenderedBatch {
-    let prepared = this.batchPrepared.get(connection);
-    if (!prepared) {
-      prepared = { generation: 1, names: new Set() };
-      this.batchPrepared.set(connection, prepared);
-    }
-    const { generation, names } = prepared;
-    const prepares: string[] = [];
-    const preparing: string[] = [];
-    const texts = batches.map(({ statement, params }) =>
-      batchText(statement, params, (name) => {
-        const executed = statement.executes.find((candidate) => candidate.name === name)!;
-        // Not the name pg gives the statement sent on its own (preparedNameOn): pg keeps its own list.
-        const serverName = `${preparedNameOn(connection, name)}_b${generation}`;
-        if (!names.has(serverName) && !prepares.includes(serverName)) {
-          prepares.push(serverName);
-          preparing.push(`PREPARE ${serverName} AS ${executed.text}`);
-        }
-        return serverName;
-      }),
-    );
-    return { text: [...preparing, ...before, ...texts, ...after].join(';\n'), leading: preparing.length + before.length, prepares };
-  }
-
-  /** Sends a rendered batch; one result per statement, in order. */
-  private async send(connection: pg.PoolClient, sent: RenderedBatch, name: string): Promise<pg.QueryResult[]> {
-    const prepared = this.batchPrepared.get(connection)!;
-    let results: unknown;
-    try {
-      results = await connection.query(sent.text);
-    } catch (error) {
-      if (sent.prepares.length > 0) {
-        prepared.generation += 1;
-        prepared.names.clear();
-      }
-      throw new StatementFailedError(name, error as Error);
-    }
-    for (const serverName of sent.prepares) prepared.names.add(serverName);
-    // pg answers a simple query of several statements with one result per statement.
-    return Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
   }
 
   /** False once the process has closed its connections (at shutdown). */
@@ -280,7 +194,9 @@ export class Database {
   private async begin(transaction: Transaction): Promise<void> {
     if (transaction.begun) return;
     transaction.begun = true;
-    await transaction.connection.query('BEGIN');
+    // Fixed text, no values: the options' SET LOCAL goes in BEGIN's round trip.
+    const { planCacheMode } = transaction.options;
+    await transaction.connection.query(planCacheMode === undefined ? 'BEGIN' : `BEGIN; SET LOCAL plan_cache_mode = ${planCacheMode}`);
   }
 
   private async run(statement: Statement<StatementParams, unknown>, params: StatementParams): Promise<pg.QueryResult> {
@@ -288,7 +204,8 @@ export class Database {
     if (transaction) await this.begin(transaction);
     return this.onConnection(async (connection) => {
       try {
-        return await connection.query({ name: preparedNameOn(connection, statement.name), text: statement.text, values: [...params] });
+        const name = statement.planEachCall ? undefined : preparedNameOn(connection, statement.name);
+        return await connection.query({ name, text: statement.text, values: [...params] });
       } catch (error) {
         throw new StatementFailedError(statement.name, error as Error);
       }
@@ -324,35 +241,4 @@ export class Database {
   private pool(): pg.Pool {
     return (this.dataSource.driver as unknown as { master: pg.Pool }).master;
   }
-}
-
-/**
- * A batch's text with each `$n` written as the literal of its value, and each statement it
- * EXECUTEs by the name `serverName` gives it on the connection.
- */
-function batchText(
-  statement: BatchStatement<StatementParams, readonly unknown[]>,
-  params: StatementParams,
-  serverName: (declaredName: string) => string,
-): string {
-  // Names first: a value written as a literal may hold any text, `EXECUTE x(` included.
-  return statement.text
-    .replace(EXECUTED, (_, name: string) => `EXECUTE ${serverName(name)}(`)
-    .replace(/\$(\d+)/g, (_, index: string) => {
-      if (Number(index) < 1 || Number(index) > params.length) throw new Error(`Batch ${statement.name} has no parameter $${index}.`);
-      return literal(params[Number(index) - 1]);
-    });
-}
-
-/** A value as an SQL literal, for a batch: the one place the layer writes values into text. */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new RangeError(`${value} is not a number SQL can hold.`);
-    return String(value);
-  }
-  if (typeof value === 'string') return pg.escapeLiteral(value);
-  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
-  throw new TypeError(`A batch takes strings, numbers, booleans, dates or null; not ${typeof value}.`);
 }

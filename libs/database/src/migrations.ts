@@ -1,4 +1,4 @@
-import { EXTENSIONS } from '#extensions/index.js';
+import type { MigrationInterface } from 'typeorm';
 import { Initial1795298437629 } from './migrations/1795298437629-initial.js';
 import { OutboundEmails1795299768037 } from './migrations/1795299768037-outbound-emails.js';
 import { NoticeDeliveryIndexes1795300071726 } from './migrations/1795300071726-notice-delivery-indexes.js';
@@ -10,10 +10,13 @@ import { NoticeEmails1795700000000 } from './migrations/1795700000000-notice-ema
 import { IdempotencyClaims1795710614779 } from './migrations/1795710614779-idempotency-claims.js';
 import { SecretsKeyChecks1795720000000 } from './migrations/1795720000000-secrets-key-checks.js';
 
-// Every migration, in order: the core's, then each registered extension's (docs/extending.md).
-// Listed by class (not by glob) so the same list works from the TypeScript sources under Jest and
-// from the compiled tree.
-export const MIGRATIONS: (new () => object)[] = [
+/** A TypeORM migration class, as listed here and in an extension's descriptor. */
+export type MigrationClass = new () => MigrationInterface;
+
+// The core's migrations, in order; the data source runs the extensions' after them (see
+// buildDataSourceOptions). Listed by class (not by glob) so the same list works from the
+// TypeScript sources under Jest and from the compiled tree.
+export const MIGRATIONS: readonly MigrationClass[] = [
   Initial1795298437629,
   OutboundEmails1795299768037,
   NoticeDeliveryIndexes1795300071726,
@@ -24,5 +27,4 @@ export const MIGRATIONS: (new () => object)[] = [
   NoticeEmails1795700000000,
   IdempotencyClaims1795710614779,
   SecretsKeyChecks1795720000000,
-  ...EXTENSIONS.flatMap((extension) => extension.migrations),
 ];

@@ -48,19 +48,21 @@ describe('embedded PostgreSQL (scripts/embedded-postgres.ts)', () => {
     }
   });
 
-  it('runs batches that PREPARE and EXECUTE statements, as the statement layer sends them, on many connections', async () => {
+  it('keeps a transaction’s SET LOCAL plan_cache_mode, sent with its BEGIN as the statement layer does, to that transaction', async () => {
     const clients = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
+    const mode = (client: pg.PoolClient, i: number) =>
+      client.query<{ mode: string; n: number }>({
+        name: preparedNameOn(client, 'embedded_plan_mode'),
+        text: "SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n",
+        values: [i],
+      });
     try {
-      // The first batch of a connection prepares under the connection's own name, the next only executes.
-      const name = (client: pg.PoolClient) => `${preparedNameOn(client, 'embedded_double')}_b1`;
-      const first = await Promise.all(
-        clients.map((client, i) =>
-          client.query(`PREPARE ${name(client)} AS SELECT $1::int * 2 AS doubled;\nBEGIN;\nEXECUTE ${name(client)}(${i});\nCOMMIT`),
-        ),
-      );
-      first.forEach((results, i) => expect((results as unknown as pg.QueryResult[])[2].rows).toEqual([{ doubled: 2 * i }]));
-      const again = await Promise.all(clients.map((client, i) => client.query(`EXECUTE ${name(client)}(${i + 10})`)));
-      again.forEach((result, i) => expect(result.rows).toEqual([{ doubled: 2 * (i + 10) }]));
+      await Promise.all(clients.map((client) => client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan')));
+      const inside = await Promise.all(clients.map(mode));
+      inside.forEach((answer, i) => expect(answer.rows).toEqual([{ mode: 'force_generic_plan', n: i }]));
+      await Promise.all(clients.map((client) => client.query('COMMIT')));
+      const after = await Promise.all(clients.map(mode));
+      after.forEach((answer, i) => expect(answer.rows).toEqual([{ mode: 'auto', n: i }]));
     } finally {
       clients.forEach((client) => client.release());
     }

@@ -7,7 +7,7 @@ import { documentBaseUrl } from '../http/request-base-url.js';
 
 /**
  * The contract, served without a key (docs/design-record.md#d1, docs/design-record.md#d13): 1.3.0
- * with the registered extensions' documents merged in, and the frozen 1.2.0 as published. Each
+ * with the enabled extensions' documents merged in, and the frozen 1.2.0 as published. Each
  * names as its server PUBLIC_BASE_URL, else the address it was requested at (docs/design-record.md#d25).
  */
 @Controller()

@@ -1,10 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import express, { type Response } from 'express';
-import type { ApiRequest } from './api-request.js';
-
-export const MAX_BODY_BYTES = 64 * 1024;
-/** Far deeper than any body of the contract (2 levels: a booking and its client); deeper ones would overflow recursive code. */
-export const MAX_BODY_DEPTH = 32;
+import type { ApiRequest } from '#extensions-api/http/api-request.js';
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from '#extensions-api/http/body-limits.js';
 
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: ['application/json', 'application/*+json'] });
 

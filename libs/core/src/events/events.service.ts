@@ -34,7 +34,7 @@ function toView(event: StoredEvent): EventView {
 /**
  * The event log (docs/design-record.md#d18): the business's notices of the last 30 days as they
  * were delivered, and sending one again with the same id. Only the contract's notice types are
- * listed: a registered extension's notices are delivered, but its own document describes them.
+ * listed: an enabled extension's notices are delivered, but its own document describes them.
  */
 @Injectable()
 export class EventsService {

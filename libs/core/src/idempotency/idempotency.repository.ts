@@ -1,32 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { IdempotencyRecordEntity } from '#database/entities/idempotency-record.entity.js';
-import { defineBatch, defineStatement } from '#database/statement.js';
+import { defineStatement } from '#database/statement.js';
 
 /** What a replay needs of a stored record. */
 export type LiveRecord = Pick<IdempotencyRecordEntity, 'fingerprint' | 'responseStatus' | 'responseBody' | 'responseContentType'>;
 
-/** How an idempotent write opened: whether it holds its key's lock, and the key's live record if any. */
-export interface OpenedWrite {
-  locked: boolean;
-  record: LiveRecord | null;
-}
-
 /**
  * The stored response of a key ($1 the API key's id, $2 the Idempotency-Key) if it is still
  * within its retention. An expired record that the purge job has not reached yet is deleted by the
- * same statement, freeing the key.
+ * same statement, freeing the key. Planned on every call: idempotency_records starts empty.
  */
-const TAKE_LIVE_RECORD = `WITH expired AS (
+const TAKE_LIVE = defineStatement<[apiKeyId: string, idempotencyKey: string], LiveRecord>({
+  name: 'take_live_idempotency_record',
+  text: `WITH expired AS (
   DELETE FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at <= now()
 )
 SELECT fingerprint, response_status AS "responseStatus", response_body AS "responseBody",
        response_content_type AS "responseContentType"
-  FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at > now()`;
-
-const TAKE_LIVE = defineStatement<[apiKeyId: string, idempotencyKey: string], LiveRecord>({
-  name: 'take_live_idempotency_record',
-  text: TAKE_LIVE_RECORD,
+  FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at > now()`,
+  planEachCall: true,
 });
 
 const TRY_LOCK = defineStatement<[lockName: string], { locked: boolean }>({
@@ -34,31 +27,6 @@ const TRY_LOCK = defineStatement<[lockName: string], { locked: boolean }>({
   text: 'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
 });
 
-/**
- * Opens an idempotent write in one round trip: tries the key's transaction advisory lock ($3 the
- * lock's name), then (a statement of its own, so with a snapshot taken once the lock is held)
- * reads the key's live record, then sets the savepoint the write can be undone to ("where a
- * refused write is undone to, while its refusal is still stored"). The lock is a declared
- * statement the batch EXECUTEs, planned once per connection. The record's read is written out and
- * planned for its values each time: idempotency_records starts empty, and a plan cached for an
- * empty table scans it whole (the bench saw 2 ms per read once it held ten thousand rows).
- *
- * It also makes the write's prepared statements run on their generic plan
- * (docs/design-record.md#write-path): PostgreSQL otherwise judged the booking's read cheaper
- * planned for its values and planned it again on every execution, which cost three times what
- * running it does. Every statement of an idempotent write looks rows up by key, by business and id
- * or by the exclusion index, which the generic plan does as well (the plan tests check it).
- */
-const OPEN_WRITE = defineBatch<[apiKeyId: string, idempotencyKey: string, lockName: string], [never, { locked: boolean }, LiveRecord]>({
-  name: 'open_idempotent_write',
-  text: `SET LOCAL plan_cache_mode = force_generic_plan;
-EXECUTE try_idempotency_lock($3);
-${TAKE_LIVE_RECORD};
-SAVEPOINT idempotent_write`,
-  executes: [TRY_LOCK],
-});
-
-const RELEASE_SAVEPOINT = defineStatement<[]>({ name: 'release_idempotent_write', text: 'RELEASE SAVEPOINT idempotent_write' });
 const SET_SAVEPOINT = defineStatement<[]>({ name: 'savepoint_idempotent_write', text: 'SAVEPOINT idempotent_write' });
 const ROLLBACK_TO_SAVEPOINT = defineStatement<[]>({ name: 'undo_idempotent_write', text: 'ROLLBACK TO SAVEPOINT idempotent_write' });
 
@@ -90,14 +58,6 @@ const INSERT_RECORD = defineStatement<RecordParams>({
   text: `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body,
                                  response_content_type, created_at, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-});
-
-// Sent with the COMMIT of the write it records (Database.atCommit): the response is known only
-// once the write is done, and nothing reads this statement's result.
-const STORE_RECORD = defineBatch<RecordParams, []>({
-  name: 'store_idempotency_record',
-  text: 'EXECUTE insert_idempotency_record($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-  executes: [INSERT_RECORD],
 });
 
 const PURGE_EXPIRED = defineStatement<[now: Date]>({
@@ -141,39 +101,37 @@ const PURGE_LAPSED_CLAIMS = defineStatement<[now: Date]>({
 export class IdempotencyRepository {
   constructor(private readonly database: Database) {}
 
-  /**
-   * Opens an idempotent write in its transaction, in one round trip (OPEN_WRITE): every
-   * idempotent write starts this way, and three round trips cost more than the statements.
-   */
-  async open(apiKeyId: string, idempotencyKey: string, lockName: string): Promise<OpenedWrite> {
-    const [, [{ locked }], records] = await this.database.batch(OPEN_WRITE, [apiKeyId, idempotencyKey, lockName]);
-    return { locked, record: records[0] ?? null };
+  /** Takes the key's transaction advisory lock if it is free; false when a duplicate in flight holds it. */
+  async tryLock(lockName: string): Promise<boolean> {
+    return (await this.database.one(TRY_LOCK, [lockName])).locked;
   }
 
   /**
-   * The slow way in, for a write whose key's lock was taken by a duplicate still in flight: waits
-   * at most `waitMs` for the lock (lock_timeout around the wait only), then reads the record
-   * again. The savepoint moves after the lock: a lock taken after it would be released by a
-   * rollback to it, letting a third duplicate in.
+   * Waits at most `waitMs` for the key's lock (lock_timeout around the wait only); past it the
+   * statement fails with lock_not_available.
    */
-  async waitAndTake(apiKeyId: string, idempotencyKey: string, lockName: string, waitMs: number): Promise<LiveRecord | null> {
-    await this.database.execute(RELEASE_SAVEPOINT, []);
+  async waitForLock(lockName: string, waitMs: number): Promise<void> {
     await this.database.execute(SET_LOCK_TIMEOUT, [`${Math.trunc(waitMs)}ms`]);
     await this.database.execute(WAIT_FOR_LOCK, [lockName]);
     await this.database.execute(SET_LOCK_TIMEOUT, ['0']);
-    const record = await this.database.maybeOne(TAKE_LIVE, [apiKeyId, idempotencyKey]);
-    await this.database.execute(SET_SAVEPOINT, []);
-    return record;
   }
 
-  /** Undoes what a refused write did since the write was opened. */
+  /** The key's live record; read once the lock is held, so its snapshot shows what the lock's last holder committed. */
+  async takeLive(apiKeyId: string, idempotencyKey: string): Promise<LiveRecord | null> {
+    return this.database.maybeOne(TAKE_LIVE, [apiKeyId, idempotencyKey]);
+  }
+
+  /**
+   * Sets the savepoint a refused write is undone to, while its refusal is still stored. After the
+   * lock: a lock taken after it would be released by a rollback to it, letting a third duplicate in.
+   */
+  async markWriteStart(): Promise<void> {
+    await this.database.execute(SET_SAVEPOINT, []);
+  }
+
+  /** Undoes what a refused write did since markWriteStart. */
   async undoWrite(): Promise<void> {
     await this.database.execute(ROLLBACK_TO_SAVEPOINT, []);
-  }
-
-  /** Stores the record in the COMMIT round trip of the ambient transaction (it fails the commit if it fails). */
-  storeAtCommit(record: IdempotencyRecordEntity): void {
-    this.database.atCommit(STORE_RECORD, recordParams(record));
   }
 
   /**
@@ -192,7 +150,7 @@ export class IdempotencyRepository {
     await this.database.execute(RELEASE_CLAIM, [apiKeyId, idempotencyKey]);
   }
 
-  /** Stores the record now, in the ambient transaction (a write that ran outside one). */
+  /** Stores the record, in the ambient transaction: the write's own, or a short one after a write that ran outside one. */
   async store(record: IdempotencyRecordEntity): Promise<void> {
     await this.database.execute(INSERT_RECORD, recordParams(record));
   }

@@ -123,11 +123,9 @@ export class IdempotencyService {
   private async openRecord(request: IdempotentRequest): Promise<{ response: StoredResponse; replayed: true } | null> {
     const { apiKeyId, idempotencyKey } = request;
     const lockName = `${apiKeyId}:${idempotencyKey}`;
-    const opened = await this.records.open(apiKeyId, idempotencyKey, lockName);
     // The lock is nearly always free; only a duplicate in flight costs the bounded wait.
-    const existing = opened.locked
-      ? opened.record
-      : await this.records.waitAndTake(apiKeyId, idempotencyKey, lockName, IDEMPOTENCY_WAIT_MS);
+    if (!(await this.records.tryLock(lockName))) await this.records.waitForLock(lockName, IDEMPOTENCY_WAIT_MS);
+    const existing = await this.records.takeLive(apiKeyId, idempotencyKey);
     if (!existing) return null;
     if (existing.fingerprint !== request.fingerprint) throw keyReused();
     return {
@@ -144,19 +142,27 @@ export class IdempotencyService {
     request: IdempotentRequest,
     write: () => Promise<IdempotentOutcome>,
   ): Promise<{ response: StoredResponse; replayed: boolean }> {
-    return this.database.transactional(async () => {
-      const existing = await this.openRecord(request);
-      if (existing) return existing;
+    return this.database.transactional(
+      async () => {
+        const existing = await this.openRecord(request);
+        if (existing) return existing;
 
-      // A refused write may have left the transaction aborted (a violated constraint): the
-      // savepoint set when the write was opened lets it be undone while the refusal itself is
-      // still stored.
-      const outcome = await write();
-      if (!outcome.keepWrites) await this.records.undoWrite();
+        // A refused write may have left the transaction aborted (a violated constraint): the
+        // savepoint lets it be undone while the refusal itself is still stored.
+        await this.records.markWriteStart();
+        const outcome = await write();
+        if (!outcome.keepWrites) await this.records.undoWrite();
 
-      this.records.storeAtCommit(recordOf(request, outcome.response, this.cipher));
-      return { response: outcome.response, replayed: false };
-    });
+        await this.records.store(recordOf(request, outcome.response, this.cipher));
+        return { response: outcome.response, replayed: false };
+      },
+      // The write's prepared statements run on their generic plans (docs/design-record.md#write-path):
+      // PostgreSQL otherwise judged the booking's read cheaper planned for its values and planned
+      // it again on every execution, which cost three times what running it does. Every
+      // statement of an idempotent write finds its rows by key, by business and id or through the
+      // exclusion index, which the generic plan does as well (the plan tests check it).
+      { planCacheMode: 'force_generic_plan' },
+    );
   }
 }
 

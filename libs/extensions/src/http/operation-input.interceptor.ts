@@ -7,13 +7,20 @@ import { RequestValidator } from '#contract/request-validator.js';
 import { loadServedContract } from '#contract/served-contract.js';
 import type { OperationFacts } from '#contract/generated/operations.js';
 import type { ApiRequest, OperationInput } from './api-request.js';
-import { MAX_BODY_DEPTH } from './json-body.js';
+import { MAX_BODY_DEPTH } from './body-limits.js';
 import { operationOf } from './operation-metadata.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One validator per process, over the served contract (the core's and the extensions'): compiling is done once. */
-export const requestValidator = new RequestValidator(loadServedContract().document);
+let validator: RequestValidator | undefined;
+
+/**
+ * One validator per process, over the served contract (the core's and the enabled extensions'):
+ * made when first asked for, once the app has said which extensions it serves, and compiled once.
+ */
+export function requestValidator(): RequestValidator {
+  return (validator ??= new RequestValidator(loadServedContract().document));
+}
 
 /**
  * Checks a request's input against its operation in the contract, in this order: a body that
@@ -98,7 +105,7 @@ function assertReadableJson(req: ApiRequest): void {
 }
 
 function validBody(operation: OperationFacts, req: ApiRequest): unknown {
-  const result = requestValidator.validateBody(operation.operationId, req.body);
+  const result = requestValidator().validateBody(operation.operationId, req.body);
   if (!result.ok) throw validationFailed(result.problems);
   return result.value;
 }
@@ -113,7 +120,7 @@ function query(operation: OperationFacts, req: ApiRequest): Record<string, unkno
   const raw = (req.query ?? {}) as Record<string, unknown>;
   const paginated = operation.queryParameters.includes('cursor');
   const { cursor, ...rest } = raw;
-  const result = requestValidator.validateQuery<Record<string, unknown>>(operation.operationId, paginated ? rest : raw);
+  const result = requestValidator().validateQuery<Record<string, unknown>>(operation.operationId, paginated ? rest : raw);
   if (!result.ok) throw validationFailed(result.problems);
   if (!paginated || cursor === undefined) return result.value;
   if (typeof cursor !== 'string') throw cursorInvalid();

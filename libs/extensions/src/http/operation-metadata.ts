@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { OperationFacts } from '#contract/generated/operations.js';
-import { SERVED_OPERATIONS } from '#contract/served-contract.js';
+import { servedOperation } from '#contract/served-contract.js';
 
 /** Metadata key under which @Operation records the operationId a handler serves. */
 export const OPERATION_ID = 'contractOperationId';
@@ -19,7 +19,7 @@ export function operationOf(reflector: Reflector, context: ExecutionContext): Op
   let facts = operations.get(handler);
   if (facts === undefined) {
     const id = reflector.get<string | undefined>(OPERATION_ID, handler);
-    facts = (id === undefined ? undefined : SERVED_OPERATIONS.get(id)) ?? null;
+    facts = (id === undefined ? undefined : servedOperation(id)) ?? null;
     operations.set(handler, facts);
   }
   return facts ?? undefined;

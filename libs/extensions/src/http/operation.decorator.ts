@@ -1,8 +1,8 @@
 import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { OperationFacts } from '#contract/generated/operations.js';
-import { SERVED_OPERATIONS } from '#contract/served-contract.js';
+import { servedOperation } from '#contract/served-contract.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
-import { OperationInputGuard, OperationInputInterceptor, requestValidator } from './operation-input.interceptor.js';
+import { OperationInputGuard, OperationInputInterceptor } from './operation-input.interceptor.js';
 import { OPERATION_ID, takesInput, WAITS_ON_NETWORK } from './operation-metadata.js';
 
 const METHODS: Record<OperationFacts['method'], RequestMethod> = {
@@ -18,22 +18,23 @@ const METHODS: Record<OperationFacts['method'], RequestMethod> = {
  * the success status, the scope (ScopeGuard reads it from the operation), the Idempotency-Key
  * when the operation takes one, and the check of the path id, body and query against the
  * document. The handler takes what was checked through ValidBody, ValidQuery and PathId.
- * The id names an operation of the core contract or of a registered extension's (their generated
- * facts, merged in SERVED_OPERATIONS); an unknown id stops the process at start.
+ * The id names an operation of the core contract or of an enabled extension's (their generated
+ * facts: servedOperation); an unknown id stops the process at start. The core's controllers are
+ * declared as their modules are imported; an extension's, once its app has enabled it (its module
+ * is loaded only then). The schemas the input is checked against are compiled at the API's start
+ * (ApiModule), over the whole served contract.
  *
  * `waitsOnNetwork`: the handler resolves names or sends requests to a stranger's address. Its
  * idempotent write then holds no transaction while it runs (docs/design-record.md#d24); the network
  * helpers refuse to run inside one, so a handler that needs this and does not say it fails.
  */
 export function Operation(operationId: string, options: { waitsOnNetwork?: boolean } = {}): MethodDecorator {
-  const facts: OperationFacts | undefined = SERVED_OPERATIONS.get(operationId);
-  if (!facts) throw new Error(`@Operation('${operationId}'): no such operation in the contract or a registered extension's`);
+  const facts: OperationFacts | undefined = servedOperation(operationId);
+  if (!facts) throw new Error(`@Operation('${operationId}'): no such operation in the contract or an enabled extension's`);
   const unsupported = facts.pathParameters.filter((name) => name !== 'id');
   if (unsupported.length > 0) {
     throw new Error(`${operationId}: OperationInputInterceptor checks only the path parameter id, not ${unsupported.join(', ')}`);
   }
-  // Compiled now, at start, rather than on the first request.
-  if (takesInput(facts)) requestValidator.assertOperation(operationId);
   // The idempotency record is opened first, so an invalid input is checked inside it (and not
   // stored). Without a record the input is checked by a route guard, after the global ones.
   const interceptors = facts.idempotent ? [IdempotencyInterceptor, ...(takesInput(facts) ? [OperationInputInterceptor] : [])] : [];

@@ -1,0 +1,89 @@
+import { jest } from '@jest/globals';
+import pg from 'pg';
+import { Database } from '#database/database.js';
+import { defineStatement } from '#database/statement.js';
+import { startTestContext, type TestContext } from '../../utils/test-context.js';
+
+/**
+ * The statement layer's one transaction scope and its one option (libs/database/src/database.ts):
+ * a transaction opened with planCacheMode runs its statements under that setting, and only
+ * itself; a statement declared planEachCall is never kept prepared on the connection.
+ */
+let context: TestContext;
+let database: Database;
+
+const PLAN_CACHE_MODE = defineStatement<[], { mode: string }>({
+  name: 'test_layer_plan_cache_mode',
+  text: "SELECT current_setting('plan_cache_mode') AS mode",
+});
+
+const PREPARED_ECHO = defineStatement<[value: number], { echo: number }>({
+  name: 'test_layer_prepared_echo',
+  text: 'SELECT $1::int AS echo',
+});
+
+const PLANNED_EACH_CALL = defineStatement<[value: number], { echo: number }>({
+  name: 'test_layer_planned_each_call',
+  text: 'SELECT $1::int AS echo /* planned each call */',
+  planEachCall: true,
+});
+
+/** How many statements with this text the connection keeps prepared (an unnamed one is not listed). */
+const KEPT = defineStatement<[text: string], { kept: number }>({
+  name: 'test_layer_kept_prepared',
+  text: 'SELECT count(*)::int AS kept FROM pg_prepared_statements WHERE statement = $1',
+});
+
+beforeAll(async () => {
+  context = await startTestContext();
+  database = context.app.get(Database);
+});
+afterAll(() => context.close());
+
+describe('Database.transactional with planCacheMode', () => {
+  it('runs the transaction’s statements with plan_cache_mode force_generic_plan, sent with its BEGIN, and leaves the next transaction on the same connection as it was', async () => {
+    const query = jest.spyOn(pg.Client.prototype, 'query');
+    try {
+      const inside = await database.transactional(() => database.one(PLAN_CACHE_MODE, []), { planCacheMode: 'force_generic_plan' });
+      expect(inside).toEqual({ mode: 'force_generic_plan' });
+      const begin = query.mock.calls.findIndex(([text]) => text === 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan');
+      expect(begin).toBeGreaterThanOrEqual(0);
+      const opened = query.mock.contexts[begin];
+      // pg's pool lends the connection released last: this transaction runs on the same one.
+      const after = await database.transactional(() => database.one(PLAN_CACHE_MODE, []));
+      expect(query.mock.contexts.at(-1)).toBe(opened);
+      expect(after).toEqual({ mode: 'auto' });
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('refuses the option from work that joins a transaction opened without it', async () => {
+    await expect(
+      database.transactional(() =>
+        database.transactional(() => database.one(PLAN_CACHE_MODE, []), { planCacheMode: 'force_generic_plan' }),
+      ),
+    ).rejects.toThrow(/must be the outermost one/);
+    // Joining one opened with it is fine.
+    expect(
+      await database.transactional(
+        () => database.transactional(() => database.one(PLAN_CACHE_MODE, []), { planCacheMode: 'force_generic_plan' }),
+        {
+          planCacheMode: 'force_generic_plan',
+        },
+      ),
+    ).toEqual({ mode: 'force_generic_plan' });
+  });
+});
+
+describe('a statement declared planEachCall', () => {
+  it('answers as a prepared one does, but is not kept prepared on the connection', async () => {
+    await database.transactional(async () => {
+      expect(await database.one(PREPARED_ECHO, [7])).toEqual({ echo: 7 });
+      expect(await database.one(PLANNED_EACH_CALL, [8])).toEqual({ echo: 8 });
+      expect(await database.one(PLANNED_EACH_CALL, [9])).toEqual({ echo: 9 });
+      expect(await database.one(KEPT, [PREPARED_ECHO.text])).toEqual({ kept: 1 });
+      expect(await database.one(KEPT, [PLANNED_EACH_CALL.text])).toEqual({ kept: 0 });
+    });
+  });
+});
