@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { MIGRATIONS } from '#database/migrations.js';
+import { EXTENSION_MIGRATIONS } from '#extensions/index.js';
 import { BENCH_SECRETS, databaseUrl, REPO_ROOT, RUN_DATABASE, TEMPLATE_DATABASE } from '../settings.js';
 
 const GENERATOR = join(REPO_ROOT, 'bench', 'data', 'generate.sql');
@@ -16,7 +17,7 @@ const BUILDING = `${TEMPLATE_DATABASE}_building`;
  * comment, so a change to either rebuilds it on the next run.
  */
 function templateVersion(sql: string): string {
-  const migrations = MIGRATIONS.map((migration) => migration.name).join(',');
+  const migrations = [...MIGRATIONS, ...EXTENSION_MIGRATIONS].map((migration) => migration.name).join(',');
   return `bench-data ${createHash('sha256').update(migrations).update(sql).digest('hex').slice(0, 16)}`;
 }
 

@@ -41,7 +41,7 @@ describe('network calls and transactions', () => {
         await Promise.resolve().then(() => refuseInsideTransaction('A test call'));
       }),
     ).rejects.toBeInstanceOf(NetworkWhileConnectionHeldError);
-    await database.transactional(async () => undefined);
+    await database.transactional(() => Promise.resolve());
     expect(() => refuseInsideTransaction('A test call')).not.toThrow();
   });
 
