@@ -8,7 +8,7 @@
  * Try it: register http://127.0.0.1:4000/notices with `npm run admin -- webhook create ...`
  * (plain http on loopback needs WEBHOOKS_ALLOW_PRIVATE=true, which `npm start` sets), then
  *
- *   NOTICE_SECRET=whsec_... PORT=4000 node examples/notice-receiver.ts
+ *   NOTICE_SECRET=whsec_... PORT=4000 npm run example:receiver
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';

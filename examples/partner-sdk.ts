@@ -6,7 +6,7 @@
  * partner SDK") and import from '@scheduling/sdk' instead of '#sdk/index.js'. Try it against
  * `npm start`:
  *
- *   API_URL=http://localhost:3000 API_KEY=rk_live_... node examples/partner-sdk.ts
+ *   API_URL=http://localhost:3000 API_KEY=rk_live_... npm run example:partner
  */
 import { pathToFileURL } from 'node:url';
 import { SchedulingClient, isSchedulingApiError, type Schemas } from '#sdk/index.js';

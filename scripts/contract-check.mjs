@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateContract } from './generate-contract.mjs';
+import { generateContract, generatedFiles } from './generate-contract.mjs';
 
 const [documentPath, committedDir] = process.argv.slice(2);
 if (!documentPath || !committedDir) {
@@ -13,7 +13,7 @@ if (!documentPath || !committedDir) {
 }
 const freshDir = mkdtempSync(join(tmpdir(), 'contract-'));
 generateContract(documentPath, freshDir);
-const stale = ['openapi.ts', 'operations.ts'].filter((file) => {
+const stale = generatedFiles(documentPath).filter((file) => {
   const committed = join(committedDir, file);
   try {
     return readFileSync(join(freshDir, file), 'utf8') !== readFileSync(committed, 'utf8');

@@ -1,7 +1,8 @@
-// The SDK's own copy of the contract (libs/sdk/src/generated/): the types openapi-typescript makes of
+// The SDK's view of the contract (libs/sdk/src/generated/): the types openapi-typescript makes of
 // openapi/v1.3.0.yaml, and contract.ts with the facts the SDK needs at run time (every operationId,
 // every problem code). The SDK is packed and installed on its own (`npm pack` in libs/sdk), so it
-// cannot import libs/contract; it carries a copy instead, and `check` keeps the copy true.
+// cannot import libs/contract; the types are generated here, the only place, and libs/contract
+// imports them from the SDK. `check` keeps both files true to the document.
 // Usage: node scripts/sdk-contract.mjs generate|check
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -138,7 +138,10 @@ if (!key) {
 testKey ??= await demoKey('--test');
 writeFileSync(DEMO, JSON.stringify({ key, testKey, database }, null, 2), { mode: 0o600 });
 const port = env.PORT ?? '3000';
-console.log(`
+// The banner is the last thing printed at start (each process says it is ready, over IPC, once its
+// own start lines are out), so the key is on screen, not scrolled away by them.
+const banner = () =>
+  console.log(`
 Development mode (not for production). Demo business "demo-salon", demo key:
 
   ${key}
@@ -165,13 +168,25 @@ No REDIS_URL: the API delivers notices and e-mails itself (e-mails go to ${env.S
     : `
 REDIS_URL is set: the API and the worker run as in production.`
 }
+The keys are kept in ${DEMO} and printed again at each start.
 Admin commands against this database: set -a; . ${DEV_ENV}; set +a; npm run admin -- <command>
 Ctrl-C stops (the processes finish what they are doing first; press it again to stop at once).
 `);
 
 const processes = [['api', 'dist/apps/api/src/main.js'], ...(inProcess ? [] : [['worker', 'dist/apps/worker/src/main.js']])].map(
-  ([name, script]) => ({ name, child: spawn(process.execPath, [script], { env, stdio: 'inherit' }) }),
+  ([name, script]) => ({ name, child: spawn(process.execPath, [script], { env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] }) }),
 );
+// The banner once every process is ready; none if one stops first (its exit is reported below).
+const ready = processes.map(
+  ({ child }) =>
+    new Promise((resolve) => {
+      child.on('message', (message) => message === 'ready' && resolve(true));
+      child.once('exit', () => resolve(false));
+    }),
+);
+void Promise.all(ready).then((all) => {
+  if (all.every(Boolean) && !stopping) banner();
+});
 
 let stopping = false;
 let stoppingSince = 0;

@@ -136,7 +136,8 @@ describe('the waitlist extension', () => {
     expect([noConsent.status, noConsent.headers['content-type'], noConsent.body.code, noConsent.body.detail]).toEqual([
       403,
       'application/problem+json; charset=utf-8',
-      'API_SCOPE_MISSING',
+      // The rule refused, not the key: API_SCOPE_MISSING would send the partner to fix a key that is fine.
+      'OPERATION_REFUSED',
       'The client has not consented to be contacted, so cannot wait for a slot.',
     ]);
   });

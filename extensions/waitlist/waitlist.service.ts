@@ -23,7 +23,8 @@ const MAX_LISTED = 1000;
 /**
  * The waitlist's rules. It throws Nest's HttpExceptions (the API answers each by its status, as
  * problem+json) where the core would use a DomainError with a published code: an extension's
- * answers carry the codes the core publishes for those statuses.
+ * answers carry the core's code for each status (a 403 is OPERATION_REFUSED, never the scope
+ * guard's API_SCOPE_MISSING), as its openapi.yaml documents.
  */
 @Injectable()
 export class WaitlistService {
@@ -37,7 +38,7 @@ export class WaitlistService {
   /**
    * Puts the client on the service's waitlist and records waitlist.joined in the same
    * transaction. Checked in this order: the days (400), the client (404), its consent to be
-   * contacted (403), the service (404), an entry it already has (409).
+   * contacted (403 OPERATION_REFUSED), the service (404), an entry it already has (409).
    */
   async join(business: WaitlistBusiness, input: NewWaitlistEntry): Promise<WaitlistEntryRecord> {
     const windowProblem = waitlistWindowProblem(input.from, input.to);

@@ -77,4 +77,18 @@ describe('docs/partners.md', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     for (const block of blocks) expect(sources).toContain(block);
   });
+
+  it('runs each example through an npm script, on the project’s Node rather than the machine’s', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'docs', 'partners.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Examples'), readme.indexOf('\n## ', readme.indexOf('## Examples') + 1));
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
+    const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const named = [...commands.matchAll(/npm run ([\w:-]+)/g)].map((match) => match[1]);
+    // npm puts node_modules/.bin (the project's Node 24) first on a script's PATH.
+    expect(named.map((name) => scripts[name]?.match(/\bnode (examples\/\S+\.ts)$/)?.[1])).toEqual([
+      'examples/partner-sdk.ts',
+      'examples/notice-receiver.ts',
+    ]);
+    expect(commands).not.toMatch(/(^|\s)node examples\//);
+  });
 });

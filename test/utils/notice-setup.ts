@@ -5,7 +5,8 @@ import type { AppConfig } from '#config/app-config.js';
 import { buildNoticeBody, type NoticeBody } from '#core/notices/notice-body.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
 import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
-import { WebhooksService, type CreatedWebhook } from '#core/webhooks/webhooks.service.js';
+import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
+import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { NOTICES_QUEUE } from '#jobs/queues.js';
 import { seed } from './seed.js';
 
@@ -20,14 +21,15 @@ export async function createBusiness(): Promise<TestBusiness> {
   return { id: business.id, slug: business.slug };
 }
 
-/** An endpoint registered the way `admin webhook create` does. */
+/** An endpoint registered as `admin webhook create` and `POST /webhook-endpoints` do; the entity carries its secret. */
 export function createEndpoint(
   app: INestApplicationContext,
   business: TestBusiness,
   url: string,
   events: WebhookEventType[],
-): Promise<CreatedWebhook> {
-  return app.get(WebhooksService).create({ businessSlug: business.slug, url, events });
+): Promise<WebhookEndpointEntity> {
+  // A business of createBusiness is live: its own share of name resolution (docs/design-record.md#d24).
+  return app.get(WebhookEndpointsService).create(business.id, { url, events }, business.id);
 }
 
 /** A notice recorded in the outbox, as a write records it (with nothing else changed). */

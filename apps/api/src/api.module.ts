@@ -22,12 +22,13 @@ import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { enableExtensions } from '#extensions/index.js';
 import { requestValidator } from '#extensions-api/http/operation-input.interceptor.js';
-import { JobProcessingModule } from '#jobs/job-processing.module.js';
+import { JobProcessingModule } from '#jobs/processors/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { ScopeGuard } from './auth/scope.guard.js';
+import { ApiIndexController } from './docs/api-index.controller.js';
 import { DocsController } from './docs/docs.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { loggerParams } from './logging/logger-params.js';
@@ -101,6 +102,7 @@ export class ApiModule {
       ],
       controllers: [
         HealthController,
+        ApiIndexController,
         DocsController,
         ContractDocumentController,
         MeController,

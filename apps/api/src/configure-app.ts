@@ -7,11 +7,13 @@ import { QUEUE_DASHBOARD_PATH, queueDashboard } from './admin/queue-dashboard.js
 import { ApiModule } from './api.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { RequestLogging } from './logging/request-log.middleware.js';
+import { FrameworkNarrationAtDebug } from './logging/framework-narration.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
 import { securityHeadersMiddleware } from './http/security-headers.js';
 import { limitRequestTimes } from './http/server-timeouts.js';
 import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
+import { API_INDEX_PATHS } from './docs/api-index.controller.js';
 
 export { API_PREFIX };
 
@@ -25,7 +27,7 @@ export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
 /** Everything around the routes of an application made of ApiModule (createApiApp, or a test's module with providers replaced). */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
-  app.useLogger(app.get(Logger));
+  app.useLogger(new FrameworkNarrationAtDebug(app.get(Logger)));
   app.disable('x-powered-by');
   app.set('etag', weakEtag);
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).
@@ -41,7 +43,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   if (QUEUE_DASHBOARD_TOKEN) {
     app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE));
   }
-  // Operations endpoints live outside the versioned API.
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js'] });
+  // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself.
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js', ...API_INDEX_PATHS] });
   return app;
 }

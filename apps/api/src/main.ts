@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '#config/app-config.js';
 import { createApiApp, API_PREFIX } from './configure-app.js';
+import { logsWritten } from './logging/logs-written.js';
 import { MetricsServer } from './metrics/metrics-server.js';
 
 try {
@@ -21,6 +22,12 @@ try {
     logger.warn(
       'IN_PROCESS_JOBS: no Redis; this process delivers notices and e-mails and limits keys on its own (for trying and developing only)',
     );
+  }
+  // A parent that started this process with an IPC channel (`npm start`, scripts/start.mjs) prints
+  // its banner below what every process says at start: it is told once the lines above are written.
+  if (process.send) {
+    await logsWritten(app);
+    process.send('ready');
   }
 } catch (error) {
   if (error instanceof ConfigError) {

@@ -16,6 +16,8 @@ try {
   // queues and the database close and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   new Logger('Worker').log('Worker started');
+  // `npm start` (scripts/start.mjs) prints its banner once the worker and the API are ready.
+  process.send?.('ready');
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

@@ -3,7 +3,7 @@ import { loadConfig, type AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { enableExtensions } from '#extensions/index.js';
-import { JobProcessingModule } from '#jobs/job-processing.module.js';
+import { JobProcessingModule } from '#jobs/processors/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
 
 /** The worker runs the service's jobs on BullMQ: notices, e-mails and housekeeping. */

@@ -18,7 +18,7 @@ export interface paths {
          * @description The client waits for a free slot of the service between `from` and `to` (dates in the
          *     business's calendar, at most 90 days apart, `to` not before `from`: otherwise 400
          *     VALIDATION_FAILED). The client must have consented to be contacted (a client created by a
-         *     booking has not): otherwise 403. A client waits once per service: a second entry is 409
+         *     booking has not): otherwise 403 OPERATION_REFUSED. A client waits once per service: a second entry is 409
          *     CONFLICT. An unknown client or service is 404 NOT_FOUND.
          *
          *     Emits `waitlist.joined`.
@@ -164,7 +164,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["WaitlistProblem"];
             };
         };
-        /** @description The key lacks the operation's scope, or the client has not consented to be contacted. */
+        /** @description API_SCOPE_MISSING (the key lacks the operation's scope) or, on POST /waitlist, OPERATION_REFUSED (the client has not consented to be contacted). */
         WaitlistForbidden: {
             headers: {
                 [name: string]: unknown;

@@ -330,6 +330,26 @@ describe('admin: change notices', () => {
       currency: 'EUR',
     });
     expect(sale.json.items.map((i: { totalCents: number }) => i.totalCents)).toEqual([2000, 2400]);
+    // As the API shows a sale (the one mapping, libs/core/src/sales/sale.mapper.ts), with business and noticeId.
+    expect(Object.keys(sale.json).sort()).toEqual(
+      [
+        'id',
+        'business',
+        'number',
+        'status',
+        'clientId',
+        'appointmentId',
+        'paymentPending',
+        'items',
+        'subtotalCents',
+        'discountCents',
+        'totalCents',
+        'currency',
+        'createdAt',
+        'updatedAt',
+        'noticeId',
+      ].sort(),
+    );
     expect(sale.stdout).not.toMatch(/costCents|internalNote|regular/);
     const { rows } = await db.query('SELECT type, payload FROM notices WHERE id = $1', [sale.json.noticeId]);
     expect(rows[0]).toMatchObject({ type: 'sale.created', payload: { business: slug, data: { id: sale.json.id } } });

@@ -3,7 +3,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { QueueEvents, type Queue } from 'bullmq';
 import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
-import { WebhooksService } from '#core/webhooks/webhooks.service.js';
+import { NoticeDeliveriesService } from '#core/webhooks/notice-deliveries.service.js';
+import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
 import { newId } from '#database/new-id.js';
 import { NOTICE_EVENTS_KEPT } from '#jobs/drivers/bullmq/bullmq-queue-settings.js';
 import { MAINTENANCE_QUEUE, MaintenanceJob, NOTICES_QUEUE, noticeDeliveryJobId } from '#jobs/queues.js';
@@ -173,15 +174,15 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(380);
     expect(receiver.withId(notice.id)).toHaveLength(6);
 
-    const listed = await app.get(WebhooksService).listDeliveries(business.slug, { status: 'FAILED' });
-    expect(listed.deliveries).toEqual([
+    const listed = await app.get(NoticeDeliveriesService).list(business.id, { status: 'FAILED' });
+    expect(listed).toEqual([
       expect.objectContaining({ noticeId: notice.id, endpointId: endpoint.id, status: 'FAILED', attempts: 6, type: 'payment.received' }),
     ]);
-    expect(listed.deliveries[0].lastAttempt).toMatchObject({ statusCode: 500 });
+    expect(listed[0].lastAttempt).toMatchObject({ statusCode: 500 });
 
     receiver.respond = answer200;
-    const replay = await app.get(WebhooksService).replay(business.slug, notice.id);
-    expect(replay).toEqual({ business: business.slug, notice: notice.id, relayed: true, requeued: [{ endpointId: endpoint.id }] });
+    const replay = await app.get(NoticeDeliveriesService).sendAgain(business.id, notice.id, { to: 'endpoints-it-went-to' });
+    expect(replay).toEqual({ noticeId: notice.id, relayed: true, endpointIds: [endpoint.id], queued: [endpoint.id] });
     await receiver.waitFor(() => receiver.withId(notice.id).length === 7);
     const resent = receiver.withId(notice.id)[6];
     expect(verifyNotice(endpoint.secret, resent)).toEqual(notice);
@@ -233,7 +234,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     expect(await deliveryOf(later.id, endpoint.id)).toBeUndefined();
     expect(receiver.withId(later.id)).toHaveLength(0);
 
-    const enabled = await app.get(WebhooksService).enable(business.slug, endpoint.id);
+    const enabled = await app.get(WebhookEndpointsService).update(business.id, endpoint.id, { active: true }, business.id);
     expect(enabled).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
   });
 
@@ -287,9 +288,9 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
   it('signs with both secrets for 24 hours after a rotation', async () => {
     const business = await createBusiness();
     const endpoint = await createEndpoint(app, business, receiver.url('/rotated'), ['client.created']);
-    const rotated = await app.get(WebhooksService).rotateSecret(business.slug, endpoint.id);
+    const rotated = await app.get(WebhookEndpointsService).rotateSecret(business.id, endpoint.id);
     expect(rotated.secret).not.toBe(endpoint.secret);
-    expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(rotated.previousSecretExpiresAt!.getTime() - Date.now()).toBeGreaterThan(23.9 * 3600_000);
 
     const notice = await recordNotice(app, business);
     await receiver.waitFor(() => receiver.withId(notice.id).length === 1);

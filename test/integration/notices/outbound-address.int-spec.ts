@@ -5,7 +5,7 @@ import { DomainError } from '#core/errors/domain-error.js';
 import type { HostLookup, ResolvedAddress } from '#core/webhooks/host-lookup.js';
 import { NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
 import { HOST_LOOKUP, WebhookResolver } from '#core/webhooks/webhook-resolver.js';
-import { WebhooksService } from '#core/webhooks/webhooks.service.js';
+import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
 import { hostileUrls, recordingLookup } from '../../utils/hostile-addresses.js';
 import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
 import { createBusiness, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
@@ -196,8 +196,8 @@ describe('address checks at registration and through the worker', () => {
     const business = await createBusiness();
     for (const url of hostileUrls(port)) {
       const refused = await app
-        .get(WebhooksService)
-        .create({ businessSlug: business.slug, url, events: ['client.created'] })
+        .get(WebhookEndpointsService)
+        .create(business.id, { url, events: ['client.created'] }, business.id)
         .then(
           () => null,
           (error: unknown) => error,

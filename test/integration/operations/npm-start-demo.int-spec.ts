@@ -9,7 +9,9 @@ import { TEST_DATABASE_NAME, serverUrl } from '../../utils/test-database.js';
 /**
  * `npm start` (scripts/start.mjs after the build) as a new user runs it, on a database of its own
  * and a data folder of its own: it prints the demo business's live key and a test key on its
- * sandbox (docs/design-record.md#d19), and both answer GET /me as the same business.
+ * sandbox (docs/design-record.md#d19), and both answer GET /me as the same business. At the
+ * default log level the start ends with that banner, saying where the keys are kept, below the
+ * API's own start lines and without Nest's list of mapped routes.
  */
 jest.setTimeout(240_000);
 
@@ -59,9 +61,18 @@ describe('npm start', () => {
       PORT: String(port),
       METRICS_PORT: '0',
       MAIL_DIR: join(folder, 'mail'),
-      LOG_LEVEL: 'log',
     });
-    await start.waitForOutput(/Listening on/, 180_000);
+    await start.waitForOutput(/Ctrl-C stops[^\n]*\n/, 180_000);
+    const atStart = start.output;
+    expect(atStart).not.toMatch(/Mapped \{|RoutesResolver|RouterExplorer|InstanceLoader/);
+    // The API's own lines come first, the banner last.
+    const banner = atStart.indexOf('Development mode');
+    expect(atStart.indexOf('Listening on')).toBeGreaterThanOrEqual(0);
+    expect(atStart.indexOf('Listening on')).toBeLessThan(banner);
+    expect(atStart.indexOf('Metrics on')).toBeLessThan(banner);
+    expect(atStart.indexOf('IN_PROCESS_JOBS: no Redis')).toBeLessThan(banner);
+    expect(atStart.trimEnd()).toMatch(/Ctrl-C stops[^\n]*$/);
+    expect(atStart.slice(banner)).toContain(`The keys are kept in ${join(folder, 'data', 'demo-key.json')}`);
     const live = /demo key:\s+(rk_live_\S+)/.exec(start.output)?.[1];
     const test = /test key[^\n]*\n(?:[^\n]*\n)*?\s+(rk_test_\S+)/.exec(start.output)?.[1];
     expect(live).toMatch(/^rk_live_[0-9A-Za-z]{38}$/);

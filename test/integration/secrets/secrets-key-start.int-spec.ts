@@ -5,7 +5,7 @@ import { ConfigError, type AppConfig } from '#config/app-config.js';
 import { parseSecretsKeys } from '#config/secrets-keys.js';
 import { keyCheckValue } from '#core/secrets/key-check-value.js';
 import { SecretsModule } from '#core/secrets/secrets.module.js';
-import { NoticeDeliveryProcessor } from '#jobs/notices/notice-delivery.processor.js';
+import { NoticeDeliveryProcessor } from '#jobs/processors/notices/notice-delivery.processor.js';
 import { WorkerModule } from '#worker/worker.module.js';
 import { runAdminCommand } from '../../utils/admin-runner.js';
 import { seed } from '../../utils/seed.js';

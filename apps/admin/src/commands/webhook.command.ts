@@ -1,7 +1,12 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { WebhooksService } from '#core/webhooks/webhooks.service.js';
+import { BusinessesService } from '#core/businesses/businesses.service.js';
+import { NoticeDeliveriesService } from '#core/webhooks/notice-deliveries.service.js';
+import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
+import type { BusinessEntity } from '#database/entities/business.entity.js';
 import { DELIVERY_STATUSES } from '#database/entities/notice-delivery.entity.js';
 import type { CommandContext } from './command-context.js';
+import { createdEndpointView, endpointView, rotatedSecretView } from './webhook-endpoint-views.js';
 
 interface CreateOptions {
   business: string;
@@ -39,6 +44,12 @@ function parseLimit(value: string): number {
   return Number(value);
 }
 
+/** The command names a business by slug; the services take its id. */
+const businessOf = (app: INestApplicationContext, slug: string): Promise<BusinessEntity> => app.get(BusinessesService).getBySlug(slug);
+
+/** The live business, whose share of name resolution an address check takes (docs/design-record.md#d24). */
+const tenantOf = (business: BusinessEntity): string => business.liveBusinessId ?? business.id;
+
 export function registerWebhookCommands(program: Command, context: CommandContext): void {
   const webhook = program.command('webhook').description('webhook endpoints and the change notices delivered to them');
 
@@ -50,35 +61,55 @@ export function registerWebhookCommands(program: Command, context: CommandContex
     .requiredOption('--events <list>', 'comma-separated event types, e.g. appointment.created,client.created', parseList)
     .option('--member <email>', 'e-mail of the OWNER or PARTNER registering it')
     .action((options: CreateOptions) =>
-      context.run((app) =>
-        app.get(WebhooksService).create({
-          businessSlug: options.business,
-          url: options.url,
-          events: options.events,
-          memberEmail: options.member,
-        }),
-      ),
+      context.run(async (app) => {
+        const business = await businessOf(app, options.business);
+        const endpoints = app.get(WebhookEndpointsService);
+        const createdByMemberId = options.member === undefined ? null : await endpoints.registrantId(business.id, options.member);
+        const endpoint = await endpoints.create(
+          business.id,
+          { url: options.url, events: options.events, createdByMemberId },
+          tenantOf(business),
+        );
+        return createdEndpointView(endpoint, business.slug);
+      }),
     );
 
   webhook
     .command('list')
     .description("list the business's endpoints (never their secrets)")
     .requiredOption('--business <slug>', 'business slug')
-    .action((options: { business: string }) => context.run((app) => app.get(WebhooksService).list(options.business)));
+    .action((options: { business: string }) =>
+      context.run(async (app) => {
+        const business = await businessOf(app, options.business);
+        const endpoints = await app.get(WebhookEndpointsService).list(business.id);
+        return { business: business.slug, webhooks: endpoints.map((endpoint) => endpointView(endpoint, business.slug)) };
+      }),
+    );
 
   webhook
     .command('rotate-secret')
     .description('give an endpoint a new secret (printed once); the old one stays valid, and signed with, for 24 hours')
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--id <id>', 'endpoint id')
-    .action((options: EndpointOptions) => context.run((app) => app.get(WebhooksService).rotateSecret(options.business, options.id)));
+    .action((options: EndpointOptions) =>
+      context.run(async (app) => {
+        const business = await businessOf(app, options.business);
+        return rotatedSecretView(await app.get(WebhookEndpointsService).rotateSecret(business.id, options.id), business.slug);
+      }),
+    );
 
   webhook
     .command('enable')
     .description('enable an endpoint disabled by a 410 Gone or five days of failures')
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--id <id>', 'endpoint id')
-    .action((options: EndpointOptions) => context.run((app) => app.get(WebhooksService).enable(options.business, options.id)));
+    .action((options: EndpointOptions) =>
+      context.run(async (app) => {
+        const business = await businessOf(app, options.business);
+        const enabled = await app.get(WebhookEndpointsService).update(business.id, options.id, { active: true }, tenantOf(business));
+        return endpointView(enabled, business.slug);
+      }),
+    );
 
   webhook
     .command('deliveries')
@@ -88,13 +119,11 @@ export function registerWebhookCommands(program: Command, context: CommandContex
     .option('--notice <id>', 'only the deliveries of this notice')
     .option('--limit <n>', 'at most this many (default 100, at most 1000)', parseLimit)
     .action((options: DeliveriesOptions) =>
-      context.run((app) =>
-        app.get(WebhooksService).listDeliveries(options.business, {
-          status: options.status,
-          noticeId: options.notice,
-          limit: options.limit,
-        }),
-      ),
+      context.run(async (app) => {
+        const business = await businessOf(app, options.business);
+        const query = { status: options.status, noticeId: options.notice, limit: options.limit };
+        return { business: business.slug, deliveries: await app.get(NoticeDeliveriesService).list(business.id, query) };
+      }),
     );
 
   webhook
@@ -102,5 +131,16 @@ export function registerWebhookCommands(program: Command, context: CommandContex
     .description('send a notice again, with the same notice id, to the endpoints it went to')
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--notice <id>', 'notice id (webhook-id)')
-    .action((options: ReplayOptions) => context.run((app) => app.get(WebhooksService).replay(options.business, options.notice)));
+    .action((options: ReplayOptions) =>
+      context.run(async (app) => {
+        const business = await businessOf(app, options.business);
+        const sent = await app.get(NoticeDeliveriesService).sendAgain(business.id, options.notice, { to: 'endpoints-it-went-to' });
+        return {
+          business: business.slug,
+          notice: sent.noticeId,
+          relayed: sent.relayed,
+          requeued: sent.queued.map((endpointId) => ({ endpointId })),
+        };
+      }),
+    );
 }

@@ -1,10 +1,10 @@
 import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { SaleReadsService } from '#core/sales/sale-reads.service.js';
+import { toSale } from '#core/sales/sale.mapper.js';
 import type { Schemas } from '#contract/contract-types.js';
 import { CurrentKey, Operation, PathId, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
 import { toList } from '../mappers/page.mapper.js';
-import { toSale } from '../mappers/sale.mapper.js';
 
 @Controller()
 export class SalesController {

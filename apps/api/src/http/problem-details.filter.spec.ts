@@ -100,7 +100,7 @@ describe('ProblemDetailsFilter', () => {
     ['BadRequest', new BadRequestException('The date range is empty.'), 400, 'VALIDATION_FAILED'],
     ['Unauthorized', new UnauthorizedException('Sign in again.'), 401, 'API_KEY_INVALID'],
     ['PaymentRequired', new HttpException('Upgrade the plan.', 402), 402, 'PLAN_INTEGRATIONS'],
-    ['Forbidden', new ForbiddenException('Not for this key.'), 403, 'API_SCOPE_MISSING'],
+    ['Forbidden', new ForbiddenException('Not for this client.'), 403, 'OPERATION_REFUSED'],
     ['NotFound', new NotFoundException('No such staff member.'), 404, 'NOT_FOUND'],
     ['Gone', new GoneException('It was removed.'), 404, 'NOT_FOUND'],
     ['Conflict', new ConflictException('Already done.'), 409, 'CONFLICT'],
@@ -124,8 +124,8 @@ describe('ProblemDetailsFilter', () => {
 
   it("gives the code's title when the exception only repeats its status name", () => {
     expect(respond(new ForbiddenException(), matched).json).toMatchObject({
-      code: 'API_SCOPE_MISSING',
-      detail: PROBLEM_TYPES.API_SCOPE_MISSING.title,
+      code: 'OPERATION_REFUSED',
+      detail: PROBLEM_TYPES.OPERATION_REFUSED.title,
     });
     expect(respond(new ConflictException(), matched).json).toMatchObject({
       status: 409,

@@ -39,6 +39,9 @@ export const UNPUBLISHED_ERROR_CODES = [
   // No database connection came in time (docs/design-record.md#d24): the 1.3.0 document is frozen
   // without a 503; docs/error-codes.md documents it until 1.4.0 publishes it.
   'SERVICE_UNAVAILABLE',
+  // A 403 that is not about the key: a module's own rule said no (the waitlist's client without
+  // consent). API_SCOPE_MISSING would send the partner to fix a key that is fine.
+  'OPERATION_REFUSED',
 ] as const;
 
 /** The closed set of problem codes; the HTTP layer maps each to its status (libs/extensions/src/http/problem.ts). */

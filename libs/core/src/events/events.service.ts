@@ -1,17 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NOTICE_TYPES } from '#contract/generated/operations.js';
-import { Database } from '#database/database.js';
 import { CLOCK, type Clock } from '../clock/clock.js';
 import { notFound, validationFailed } from '../errors/domain-error.js';
 import { isUuid } from '../ids/uuid.js';
 import { checkNoticeBody } from '../notices/notice-body.js';
-import { NOTICE_RETENTION_MS, SWEEP_PAYLOAD } from '../notices/notice-channel.js';
-import { NoticesRepository } from '../notices/notices.repository.js';
+import { NOTICE_RETENTION_MS } from '../notices/notice-channel.js';
 import { CursorCodec, type CursorScope } from '../pagination/cursor-codec.js';
 import { parseDateTime, toTimestampLiteral, type EpochMicros } from '../pagination/epoch-micros.js';
 import { paginate, type Page, type PageParams } from '../pagination/page.js';
-import { NoticeDeliveriesRepository } from '../webhooks/notice-deliveries.repository.js';
-import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository.js';
+import { NoticeDeliveriesService } from '../webhooks/notice-deliveries.service.js';
 import type { EventView } from './event-view.js';
 import { EventsRepository, type EventPageFilter, type StoredEvent } from './events.repository.js';
 
@@ -39,11 +36,8 @@ function toView(event: StoredEvent): EventView {
 @Injectable()
 export class EventsService {
   constructor(
-    private readonly database: Database,
     private readonly events: EventsRepository,
-    private readonly notices: NoticesRepository,
-    private readonly endpoints: WebhookEndpointsRepository,
-    private readonly deliveries: NoticeDeliveriesRepository,
+    private readonly deliveries: NoticeDeliveriesService,
     private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -77,30 +71,17 @@ export class EventsService {
   }
 
   /**
-   * Sends the notice again with the same id: to `endpointId` (subscribed to its type or not), or
-   * to every active endpoint subscribed to its type. The deliveries are queued in one statement and
-   * the worker is told to send them at once.
+   * Sends the notice again with the same id, as `admin webhook replay` does (NoticeDeliveriesService):
+   * to `endpointId` (subscribed to its type or not), or to every active endpoint subscribed to its type.
    */
   async redeliver(businessId: string, eventId: string, endpointId?: string): Promise<Redelivery> {
     const event = await this.find(businessId, eventId);
-    let targets: string[];
-    if (endpointId === undefined) {
-      targets = await this.endpoints.activeSubscribedTo(businessId, event.type);
-    } else {
-      const endpoint = isUuid(endpointId) ? await this.endpoints.findById(businessId, endpointId) : null;
-      if (!endpoint) throw notFound('The webhook endpoint');
-      if (!endpoint.enabled) {
-        throw validationFailed([
-          { path: '/endpointId', message: 'names an endpoint that is not active; enable it first (PATCH { "active": true })' },
-        ]);
-      }
-      targets = [endpoint.id];
-    }
-    await this.database.transactional(async () => {
-      const queued = await this.deliveries.redeliver(businessId, event.id, targets);
-      if (queued.length > 0) await this.notices.notifyWorker(SWEEP_PAYLOAD);
-    });
-    return { eventId: event.id, endpointIds: targets };
+    const sent = await this.deliveries.sendAgain(
+      businessId,
+      event.id,
+      endpointId === undefined ? { to: 'subscribed' } : { to: 'endpoint', endpointId },
+    );
+    return { eventId: sent.noticeId, endpointIds: sent.endpointIds };
   }
 
   private async find(businessId: string, eventId: string): Promise<StoredEvent> {

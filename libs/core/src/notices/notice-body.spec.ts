@@ -1,4 +1,5 @@
-import { buildNoticeBody, checkNoticeBody } from './notice-body.js';
+import { loadContract } from '#contract/openapi-document.js';
+import { buildNoticeBody, checkNoticeBody, NOTICE_DATA_FIELDS } from './notice-body.js';
 
 const subjectId = '01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10';
 const occurredAt = new Date('2030-01-07T09:00:00.000Z');
@@ -34,6 +35,29 @@ describe('checkNoticeBody', () => {
     );
     const created = buildNoticeBody({ type: 'appointment.created', businessSlug: 'salon', subjectId, occurredAt });
     expect(() => checkNoticeBody({ ...created, data: { ...created.data, previousId: subjectId } })).toThrow(/previousId/);
+  });
+
+  it("carries, by type, the data fields the contract's Notice schema requires for it (its if/then on type)", () => {
+    interface TypeRule {
+      if: { properties: { type: { const: string } } };
+      then: { properties: { data: { required: string[] } } };
+    }
+    const notice = loadContract().document.components.schemas?.Notice as TypeRule;
+    expect(NOTICE_DATA_FIELDS).toEqual({ [notice.if.properties.type.const]: notice.then.properties.data.required });
+  });
+
+  it('takes its rules for a type from NOTICE_DATA_FIELDS alone: data in the declared order, nothing else', () => {
+    const rescheduled = buildNoticeBody({
+      type: 'appointment.rescheduled',
+      businessSlug: 'salon',
+      subjectId,
+      occurredAt,
+      previousId: subjectId,
+    });
+    const reordered = { ...rescheduled, data: { previousId: subjectId, occurredAt: rescheduled.data.occurredAt, id: subjectId } };
+    expect(Object.keys(checkNoticeBody(reordered).data)).toEqual(['id', 'occurredAt', 'previousId']);
+    const created = buildNoticeBody({ type: 'client.created', businessSlug: 'salon', subjectId, occurredAt, previousId: subjectId });
+    expect(() => checkNoticeBody(created)).toThrow('unknown field data.previousId for client.created');
   });
 
   it('refuses any other field, anywhere', () => {

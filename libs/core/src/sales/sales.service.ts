@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { SaleItemEntity, type SaleItemType } from '#database/entities/sale-item.entity.js';
-import { SaleEntity, type SaleStatus } from '#database/entities/sale.entity.js';
+import type { Schemas } from '#contract/contract-types.js';
+import { SaleItemEntity } from '#database/entities/sale-item.entity.js';
+import { SaleEntity } from '#database/entities/sale.entity.js';
 import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
@@ -10,36 +11,16 @@ import { buildNoticeBody } from '../notices/notice-body.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import { ServicesRepository } from '../services/services.repository.js';
 import { readNewSale, type NewSale } from './new-sale.js';
+import { toSale } from './sale.mapper.js';
 import { lineTotalCents, saleTotals } from './sale-totals.js';
 import { SalesRepository } from './sales.repository.js';
 
-/** A recorded sale as docs/design-record.md#d8 shows it (never costs or the internal note), with its notice. */
-export interface RecordedSale {
-  id: string;
+/** A recorded sale as the API shows it (docs/design-record.md#d8: never costs or the internal note), with its business and notice. */
+export type RecordedSale = Schemas['Sale'] & {
   business: string;
-  number: number;
-  status: SaleStatus;
-  clientId: string | null;
-  appointmentId: string | null;
-  paymentPending: boolean;
-  items: {
-    id: string;
-    type: SaleItemType;
-    name: string;
-    serviceId: string | null;
-    quantity: number;
-    unitPriceCents: number;
-    discountCents: number;
-    totalCents: number;
-  }[];
-  subtotalCents: number;
-  discountCents: number;
-  totalCents: number;
-  currency: string;
-  createdAt: string;
   /** The sale.created notice. */
   noticeId: string;
-}
+};
 
 /** Sales the business records (the dashboard side; the API only reads them). */
 @Injectable()
@@ -101,31 +82,8 @@ export class SalesService {
       await this.sales.insert(sale, items);
       const notice = buildNoticeBody({ type: 'sale.created', businessSlug: business.slug, subjectId: sale.id, occurredAt: now });
       await this.notices.record(business.id, notice);
-      return {
-        id: sale.id,
-        business: business.slug,
-        number: sale.number,
-        status: sale.status,
-        clientId: sale.clientId,
-        appointmentId: sale.appointmentId,
-        paymentPending: sale.paymentPending,
-        items: items.map((item) => ({
-          id: item.id,
-          type: item.type,
-          name: item.name,
-          serviceId: item.serviceId,
-          quantity: item.quantity,
-          unitPriceCents: item.unitPriceCents,
-          discountCents: item.discountCents,
-          totalCents: item.totalCents,
-        })),
-        subtotalCents: sale.subtotalCents,
-        discountCents: sale.discountCents,
-        totalCents: sale.totalCents,
-        currency: sale.currency,
-        createdAt: now.toISOString(),
-        noticeId: notice.id,
-      };
+      const { id, ...shown } = toSale({ ...sale, items });
+      return { id, business: business.slug, ...shown, noticeId: notice.id };
     });
   }
 

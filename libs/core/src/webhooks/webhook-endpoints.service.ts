@@ -3,6 +3,7 @@ import { AppConfig } from '#config/app-config.js';
 import { Database } from '#database/database.js';
 import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { newId } from '#database/new-id.js';
+import { BusinessesRepository } from '../businesses/businesses.repository.js';
 import { CLOCK, type Clock } from '../clock/clock.js';
 import { DomainError, notFound, validationFailed } from '../errors/domain-error.js';
 import { isUuid } from '../ids/uuid.js';
@@ -69,6 +70,7 @@ export class WebhookEndpointsService {
   constructor(
     private readonly config: AppConfig,
     private readonly database: Database,
+    private readonly businesses: BusinessesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly resolver: WebhookResolver,
     @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
@@ -85,6 +87,21 @@ export class WebhookEndpointsService {
     const endpoint = isUuid(endpointId) ? await this.endpoints.findById(businessId, endpointId) : null;
     if (!endpoint) throw notFound('The webhook endpoint');
     return endpoint;
+  }
+
+  /**
+   * The member an endpoint is registered on behalf of (`admin webhook create --member`), by
+   * e-mail: only an OWNER or PARTNER registers endpoints (docs/design-record.md#d2).
+   */
+  async registrantId(businessId: string, email: string): Promise<string> {
+    const member = await this.businesses.findMemberByEmail(businessId, email);
+    if (!member) throw new DomainError('NOT_FOUND', `No member of the business has the e-mail ${email}.`);
+    if (member.role !== 'OWNER' && member.role !== 'PARTNER') {
+      throw validationFailed([
+        { path: '/member', message: `only an OWNER or PARTNER registers webhook endpoints; ${member.email} is ${member.role}` },
+      ]);
+    }
+    return member.id;
   }
 
   /** `tenantId`: the live business (docs/design-record.md#d24), whose share of name resolution the address check takes. */

@@ -7,6 +7,7 @@ import { NoticesModule } from '../notices/notices.module.js';
 import { PaginationModule } from '../pagination/pagination.module.js';
 import { dnsLookup } from './host-lookup.js';
 import { NoticeDeliveriesRepository } from './notice-deliveries.repository.js';
+import { NoticeDeliveriesService } from './notice-deliveries.service.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeDeliveryService } from './notice-delivery.service.js';
 import { NoticeRelayService } from './notice-relay.service.js';
@@ -17,7 +18,6 @@ import { WebhookSecretsResealer } from './webhook-secrets-resealer.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { HOST_LOOKUP, WebhookResolver } from './webhook-resolver.js';
 import { WebhookTestPingService } from './webhook-test-ping.service.js';
-import { WebhooksService } from './webhooks.service.js';
 
 @Module({
   imports: [BusinessesModule, MailModule, NoticesModule, PaginationModule, SecretsModule],
@@ -33,7 +33,7 @@ import { WebhooksService } from './webhooks.service.js';
     NoticeSender,
     NoticeRelayService,
     NoticeDeliveryService,
-    WebhooksService,
+    NoticeDeliveriesService,
     WebhookEndpointsService,
     WebhookTestPingService,
   ],
@@ -47,7 +47,7 @@ import { WebhooksService } from './webhooks.service.js';
     WebhookResolver,
     NoticeRelayService,
     NoticeDeliveryService,
-    WebhooksService,
+    NoticeDeliveriesService,
     WebhookEndpointsService,
     WebhookTestPingService,
   ],

@@ -9,6 +9,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }>
   API_KEY_INVALID: { status: 401, title: 'The API key is missing, invalid or revoked' },
   PLAN_INTEGRATIONS: { status: 402, title: 'The business plan has no integrations' },
   API_SCOPE_MISSING: { status: 403, title: 'The API key lacks the scope of this operation' },
+  OPERATION_REFUSED: { status: 403, title: 'The operation is refused by a rule of the business' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   SLOT_TAKEN: { status: 409, title: 'The slot is taken' },
   SLOT_UNAVAILABLE: { status: 409, title: 'The slot is not available for booking' },
@@ -35,7 +36,8 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
   400: 'VALIDATION_FAILED',
   401: 'API_KEY_INVALID',
   402: 'PLAN_INTEGRATIONS',
-  403: 'API_SCOPE_MISSING',
+  // Only the scope guard answers API_SCOPE_MISSING (a DomainError); a 403 a module throws is its own rule's refusal.
+  403: 'OPERATION_REFUSED',
   404: 'NOT_FOUND',
   405: 'NOT_FOUND',
   409: 'CONFLICT',

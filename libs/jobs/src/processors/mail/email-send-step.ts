@@ -1,5 +1,5 @@
-import { EMAIL_ATTEMPTS, emailRetryDelayMs } from '../email-retry.js';
-import type { NextStep } from '../job-queue.js';
+import { EMAIL_ATTEMPTS, emailRetryDelayMs } from './email-retry.js';
+import type { NextStep } from '../../job-queue.js';
 import type { SendOutcome } from './email-sender.js';
 
 /** A send the server did not take, or that could not be tried (the database away). */

@@ -1,4 +1,4 @@
-import { EMAIL_ATTEMPTS } from '../email-retry.js';
+import { EMAIL_ATTEMPTS } from './email-retry.js';
 import { emailSendStep } from './email-send-step.js';
 
 const now = Date.parse('2035-07-10T09:30:00.000Z');

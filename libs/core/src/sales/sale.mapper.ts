@@ -1,8 +1,10 @@
-import type { SaleItemRecord, SaleRecord } from '#core/sales/sale-record.js';
 import type { Schemas } from '#contract/contract-types.js';
-import { isoTime } from './iso-time.js';
+import type { SaleItemRecord, SaleRecord } from './sale-record.js';
 
-/** The Sale of docs/design-record.md#d8, items in their order on the sale; never costs, margins or internal notes. */
+/**
+ * The Sale of docs/design-record.md#d8, items in their order on the sale; never costs, margins or
+ * internal notes. The one shape of a sale: the API answers it, `admin sale record` prints it.
+ */
 export function toSale(sale: SaleRecord): Schemas['Sale'] {
   return {
     id: sale.id,
@@ -16,8 +18,9 @@ export function toSale(sale: SaleRecord): Schemas['Sale'] {
     discountCents: sale.discountCents,
     totalCents: sale.totalCents,
     currency: sale.currency,
-    createdAt: isoTime(sale.createdAt),
-    updatedAt: isoTime(sale.updatedAt),
+    // UTC with milliseconds, as every date-time leaves the API (docs/design-record.md#d5).
+    createdAt: sale.createdAt.toISOString(),
+    updatedAt: sale.updatedAt.toISOString(),
   };
 }
 

@@ -3,11 +3,11 @@ import type { AppConfig } from '#config/app-config.js';
 import type { DeliveryRef, DeliveryToSend } from '#core/webhooks/notice-deliveries.repository.js';
 import type { DeliveryOutcome, NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
 import { NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
-import type { ConcurrencyLimiter, LimiterOptions } from '../concurrency-limiter.js';
-import { InMemoryDriver } from '../drivers/in-memory/in-memory-driver.js';
-import type { JobQueues } from '../job-queues.js';
-import type { NextStep, QueuedJob } from '../job-queue.js';
-import type { NoticeDeliveryJobData } from '../queues.js';
+import type { ConcurrencyLimiter, LimiterOptions } from '../../concurrency-limiter.js';
+import { InMemoryDriver } from '../../drivers/in-memory/in-memory-driver.js';
+import type { JobQueues } from '../../job-queues.js';
+import type { NextStep, QueuedJob } from '../../job-queue.js';
+import type { NoticeDeliveryJobData } from '../../queues.js';
 import { NoticeDeliveryProcessor, slotBusyDelayMs } from './notice-delivery.processor.js';
 
 /**

@@ -1,10 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { OutboundEmailsRepository, type UnsentEmail } from '#core/mail/outbound-emails.repository.js';
-import { EMAIL_ATTEMPTS } from '../email-retry.js';
-import { JobQueues } from '../job-queues.js';
-import type { PollingLoop } from '../polling-loop.js';
-import { sweepLoop, sweepPages } from '../sweep-pages.js';
+import { EMAIL_ATTEMPTS } from './email-retry.js';
+import { JobQueues } from '../../job-queues.js';
+import type { PollingLoop } from '../../polling-loop.js';
+import { sweepLoop, sweepPages } from '../../sweep-pages.js';
 import { sendEmailJob } from './email-relay.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { DeliveryOutcome } from '#core/webhooks/notice-delivery.service.js';
-import type { NextStep } from '../job-queue.js';
-import type { NoticeDeliveryJobData } from '../queues.js';
+import type { NextStep } from '../../job-queue.js';
+import type { NoticeDeliveryJobData } from '../../queues.js';
 
 /**
  * What happens to a delivery's job after one attempt, whichever driver runs it. The service has

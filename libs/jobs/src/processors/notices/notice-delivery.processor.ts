@@ -3,12 +3,12 @@ import { AppConfig } from '#config/app-config.js';
 import type { DeliveryToSend } from '#core/webhooks/notice-deliveries.repository.js';
 import { DELIVERY_GONE, NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
 import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
-import type { ConcurrencyLimiter, LimiterSlot } from '../concurrency-limiter.js';
-import { NOTICE_DELIVERY_CONCURRENCY, SANDBOX_NOTICE_DELIVERY_CONCURRENCY } from '../job-concurrency.js';
-import type { NextStep, QueuedJob } from '../job-queue.js';
-import { JobQueues } from '../job-queues.js';
-import { JobsDriver } from '../jobs-driver.js';
-import type { NoticeDeliveryJobData } from '../queues.js';
+import type { ConcurrencyLimiter, LimiterSlot } from '../../concurrency-limiter.js';
+import { NOTICE_DELIVERY_CONCURRENCY, SANDBOX_NOTICE_DELIVERY_CONCURRENCY } from '../../job-concurrency.js';
+import type { NextStep, QueuedJob } from '../../job-queue.js';
+import { JobQueues } from '../../job-queues.js';
+import { JobsDriver } from '../../jobs-driver.js';
+import type { NoticeDeliveryJobData } from '../../queues.js';
 import { noticeDeliveryStep } from './notice-delivery-step.js';
 
 /** Past the sender's own time limit, for the attempt's record: a slot a dead worker held is free after this. */

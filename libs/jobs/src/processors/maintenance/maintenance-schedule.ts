@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { JobQueues } from '../job-queues.js';
-import { MaintenanceJob, PURGE_IDEMPOTENCY_EVERY_MS, PURGE_NOTICES_EVERY_MS } from '../queues.js';
+import { JobQueues } from '../../job-queues.js';
+import { MaintenanceJob, PURGE_IDEMPOTENCY_EVERY_MS, PURGE_NOTICES_EVERY_MS } from '../../queues.js';
 
 /** Registers the repeating maintenance jobs; one schedule however many processes start. */
 @Injectable()

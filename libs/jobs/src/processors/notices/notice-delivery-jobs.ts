@@ -1,6 +1,6 @@
 import type { DeliveryRef } from '#core/webhooks/notice-deliveries.repository.js';
-import type { JobToAdd } from '../job-queue.js';
-import { NoticeJob, noticeDeliveryJobId, type NoticeDeliveryJobData } from '../queues.js';
+import type { JobToAdd } from '../../job-queue.js';
+import { NoticeJob, noticeDeliveryJobId, type NoticeDeliveryJobData } from '../../queues.js';
 
 /**
  * The jobs of committed deliveries, under their deterministic ids: handing over a delivery that

@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
-import { JobQueues } from '../job-queues.js';
+import { JobQueues } from '../../job-queues.js';
 import { EmailRelay } from '../mail/email-relay.js';
-import { PollingLoop } from '../polling-loop.js';
+import { PollingLoop } from '../../polling-loop.js';
 import { NoticeListener } from './notice-listener.js';
 import { noticeDeliveryJobs } from './notice-delivery-jobs.js';
 

@@ -1,10 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
 import { Database } from '#database/database.js';
-import type { JobToAdd } from '../job-queue.js';
-import { JobQueues } from '../job-queues.js';
-import { PollingLoop } from '../polling-loop.js';
-import { EmailJob, type SendEmailJobData } from '../queues.js';
+import type { JobToAdd } from '../../job-queue.js';
+import { JobQueues } from '../../job-queues.js';
+import { PollingLoop } from '../../polling-loop.js';
+import { EmailJob, type SendEmailJobData } from '../../queues.js';
 
 /** E-mails relayed per transaction; a full batch is followed by the next at once. */
 export const EMAIL_RELAY_BATCH = 100;

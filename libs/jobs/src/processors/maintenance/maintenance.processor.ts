@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { NextStep, QueuedJob } from '../job-queue.js';
-import { JobQueues } from '../job-queues.js';
-import type { MaintenanceJobData, MaintenanceJobName } from '../queues.js';
+import type { NextStep, QueuedJob } from '../../job-queue.js';
+import { JobQueues } from '../../job-queues.js';
+import type { MaintenanceJobData, MaintenanceJobName } from '../../queues.js';
 import { MaintenanceTasks } from './maintenance-tasks.js';
 
 /** Housekeeping jobs, one at a time; a failure throws, so it is recorded and the next run tries again. */

@@ -2,9 +2,9 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { AppConfig } from '#config/app-config.js';
 import { SWEEP_PAYLOAD } from '#core/notices/notice-channel.js';
 import { NoticeDeliveriesRepository, type DueDelivery } from '#core/webhooks/notice-deliveries.repository.js';
-import { JobQueues } from '../job-queues.js';
-import type { PollingLoop } from '../polling-loop.js';
-import { sweepLoop, sweepPages } from '../sweep-pages.js';
+import { JobQueues } from '../../job-queues.js';
+import type { PollingLoop } from '../../polling-loop.js';
+import { sweepLoop, sweepPages } from '../../sweep-pages.js';
 import { noticeDeliveryJobs } from './notice-delivery-jobs.js';
 import { NoticeListener } from './notice-listener.js';
 

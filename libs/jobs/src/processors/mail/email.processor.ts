@@ -1,8 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { EMAIL_SEND_CONCURRENCY } from '../job-concurrency.js';
-import type { NextStep, QueuedJob } from '../job-queue.js';
-import { JobQueues } from '../job-queues.js';
-import type { SendEmailJobData } from '../queues.js';
+import { EMAIL_SEND_CONCURRENCY } from '../../job-concurrency.js';
+import type { NextStep, QueuedJob } from '../../job-queue.js';
+import { JobQueues } from '../../job-queues.js';
+import type { SendEmailJobData } from '../../queues.js';
 import { emailSendStep, type EmailSendResult } from './email-send-step.js';
 import { EmailSender } from './email-sender.js';
 

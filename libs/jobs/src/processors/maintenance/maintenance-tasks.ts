@@ -4,7 +4,7 @@ import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
 import { NOTICE_RETENTION_DAYS, NOTICE_RETENTION_MS } from '#core/notices/notice-channel.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
-import { MaintenanceJob, type MaintenanceJobName } from '../queues.js';
+import { MaintenanceJob, type MaintenanceJobName } from '../../queues.js';
 
 /** The housekeeping itself, run by the maintenance queue's processor. */
 @Injectable()
