@@ -303,7 +303,9 @@ describe('admin sandbox reset', () => {
       sales: [{ ref: 's', client: 'c', appointment: 'a', status: 'COMPLETED', items: [] }],
     });
     await seedNotice({ id: sandboxId, slug: live.slug }, 'appointment.created');
-    await app.get(WebhookEndpointsService).create(sandboxId, { url: 'http://127.0.0.1:9/sandbox', events: ['appointment.created'] }, live.id);
+    await app
+      .get(WebhookEndpointsService)
+      .create(sandboxId, { url: 'http://127.0.0.1:9/sandbox', events: ['appointment.created'] }, live.id);
     const dirty = await counts(sandboxId);
     for (const table of ['clients', 'appointments', 'payments', 'sales', 'notices', 'webhook_endpoints'])
       expect(dirty[table]).toBeGreaterThan(0);
