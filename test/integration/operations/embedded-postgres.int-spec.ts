@@ -50,19 +50,27 @@ describe('embedded PostgreSQL (scripts/embedded-postgres.ts)', () => {
 
   it('keeps a transaction’s SET LOCAL plan_cache_mode, sent with its BEGIN as the statement layer does, to that transaction', async () => {
     const clients = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
-    const mode = (client: pg.PoolClient, i: number) =>
-      client.query<{ mode: string; n: number }>({
-        name: preparedNameOn(client, 'embedded_plan_mode'),
-        text: "SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n",
-        values: [i],
-      });
+    const mode = async (client: pg.PoolClient, i: number) =>
+      (
+        await client.query<{ mode: string; n: number }>({
+          name: preparedNameOn(client, 'embedded_plan_mode'),
+          text: "SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n",
+          values: [i],
+        })
+      ).rows;
     try {
-      await Promise.all(clients.map((client) => client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan')));
-      const inside = await Promise.all(clients.map(mode));
-      inside.forEach((answer, i) => expect(answer.rows).toEqual([{ mode: 'force_generic_plan', n: i }]));
-      await Promise.all(clients.map((client) => client.query('COMMIT')));
-      const after = await Promise.all(clients.map(mode));
-      after.forEach((answer, i) => expect(answer.rows).toEqual([{ mode: 'auto', n: i }]));
+      // Concurrent transactions: the one session runs them one after another.
+      const answers = await Promise.all(
+        clients.map(async (client, i) => {
+          await client.query('BEGIN; SET LOCAL plan_cache_mode = force_generic_plan');
+          const inside = await mode(client, i);
+          await client.query('COMMIT');
+          return { inside, after: await mode(client, i) };
+        }),
+      );
+      answers.forEach((answer, i) =>
+        expect(answer).toEqual({ inside: [{ mode: 'force_generic_plan', n: i }], after: [{ mode: 'auto', n: i }] }),
+      );
     } finally {
       clients.forEach((client) => client.release());
     }
