@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { SCOPES } from '#core/scopes/scope.js';
 import { ALL_WEEK } from '../factories/booking-fixture.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { NoticeReceiver, eventually } from '../utils/notice-receiver.js';
-import { seed } from '../utils/seed.js';
 import { testConfig } from '../utils/test-config.js';
+import { createTenantWithSandbox } from '../utils/tenant-factory.js';
 
 /**
  * The database pool (docs/design-record.md#d24): a hostile business fires ten test pings, through
@@ -26,20 +25,12 @@ afterAll(async () => {
   await api.close();
 });
 
-async function business() {
-  const tag = randomUUID().slice(0, 8);
-  const seeded = await seed({
+const business = () =>
+  createTenantWithSandbox({
     services: [{ ref: 'cut', name: 'Corte', durationMin: 30, priceCents: 2500 }],
     staff: [{ ref: 'ana', name: 'Ana', workingHours: ALL_WEEK }],
-    clients: [{ ref: 'joao', name: 'João', phone: '+351911000123', email: `joao.${tag}@example.com`, consent: true }],
-    members: [{ ref: 'owner', name: 'Owner', email: `owner.${tag}@salon.example`, role: 'OWNER' }],
-    keys: [
-      { ref: 'live', member: 'owner', name: 'Live', scopes: SCOPES },
-      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, mode: 'test' },
-    ],
+    clients: [{ ref: 'joao', name: 'João', phone: '+351911000123', email: `joao.${randomUUID().slice(0, 8)}@example.com`, consent: true }],
   });
-  return { ...seeded, live: seeded.keys.live.key, test: seeded.keys.test.key };
-}
 
 const write = (path: string, key: string, body?: unknown) => api.post(path, { key, body, headers: { 'Idempotency-Key': randomUUID() } });
 

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { SCOPES } from '#core/scopes/scope.js';
 import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
 import { NOTICE_DELIVERY_CONCURRENCY, SANDBOX_NOTICE_DELIVERY_CONCURRENCY } from '#jobs/job-concurrency.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { NoticeReceiver, answer200, eventually, type ReceivedNotice } from '../utils/notice-receiver.js';
 import { emptyNoticesQueue } from '../utils/notice-setup.js';
-import { seed } from '../utils/seed.js';
 import { testConfig } from '../utils/test-config.js';
+import { createTenantWithSandbox } from '../utils/tenant-factory.js';
 import { startTestContext, testSql, type TestSql } from '../utils/test-context.js';
 
 /**
@@ -60,17 +59,7 @@ afterAll(async () => {
   await healthy.close();
 });
 
-async function business() {
-  const tag = randomUUID().slice(0, 8);
-  const seeded = await seed({
-    members: [{ ref: 'owner', name: 'Owner', email: `owner.${tag}@salon.example`, role: 'OWNER' }],
-    keys: [
-      { ref: 'live', member: 'owner', name: 'Live', scopes: SCOPES },
-      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, mode: 'test' },
-    ],
-  });
-  return { id: seeded.id, live: seeded.keys.live.key, test: seeded.keys.test.key };
-}
+const business = () => createTenantWithSandbox();
 
 const write = async (path: string, key: string, body: unknown) => {
   const res = await api.post(path, { key, body, headers: { 'Idempotency-Key': randomUUID() } });

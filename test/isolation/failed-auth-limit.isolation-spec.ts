@@ -2,10 +2,9 @@ import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '#core/api-keys/api-key-format.js';
 import { ApiKeysRepository } from '#core/api-keys/api-keys.repository.js';
-import { SCOPES } from '#core/scopes/scope.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
-import { seed } from '../utils/seed.js';
 import { testConfig } from '../utils/test-config.js';
+import { createTenantWithSandbox } from '../utils/tenant-factory.js';
 
 /**
  * The failed-authentication limit as a shared resource (docs/design-record.md#d24): a hostile
@@ -45,17 +44,7 @@ afterAll(async () => {
 });
 
 /** A business with a live key and a test key (its sandbox's) of every scope. */
-async function business(): Promise<{ live: string; test: string }> {
-  const tag = randomUUID().slice(0, 8);
-  const seeded = await seed({
-    members: [{ ref: 'owner', name: 'Owner', email: `owner.${tag}@salon.example`, role: 'OWNER' }],
-    keys: [
-      { ref: 'live', member: 'owner', name: 'Live', scopes: SCOPES },
-      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, mode: 'test' },
-    ],
-  });
-  return { live: seeded.keys.live.key, test: seeded.keys.test.key };
-}
+const business = () => createTenantWithSandbox();
 
 /** One character of a key changed: what a typo, or a guess built on a leaked key, looks like. */
 const mangled = (key: string): string => `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;

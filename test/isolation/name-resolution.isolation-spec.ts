@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { SCOPES } from '#core/scopes/scope.js';
 import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
 import { LOOKUPS_PER_BUSINESS } from '#core/webhooks/webhook-resolver.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { FakeDnsServer } from '../utils/fake-dns-server.js';
 import { NoticeReceiver, eventually } from '../utils/notice-receiver.js';
-import { seed } from '../utils/seed.js';
 import { testConfig } from '../utils/test-config.js';
+import { createTenantWithSandbox } from '../utils/tenant-factory.js';
 
 /**
  * Name resolution (docs/design-record.md#d24): a hostile business registers endpoints whose names
@@ -32,17 +31,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function business() {
-  const tag = randomUUID().slice(0, 8);
-  const seeded = await seed({
-    members: [{ ref: 'owner', name: 'Owner', email: `owner.${tag}@salon.example`, role: 'OWNER' }],
-    keys: [
-      { ref: 'live', member: 'owner', name: 'Live', scopes: SCOPES },
-      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, mode: 'test' },
-    ],
-  });
-  return { live: seeded.keys.live.key, test: seeded.keys.test.key };
-}
+const business = () => createTenantWithSandbox();
 
 const createEndpoint = (key: string, url: string) =>
   api.post('/webhook-endpoints', { key, body: { url, events: ['appointment.created'] }, headers: { 'Idempotency-Key': randomUUID() } });

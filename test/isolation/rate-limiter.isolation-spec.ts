@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { API_RATE_LIMIT_POLICY } from '#core/rate-limit/rate-limit.types.js';
-import { SCOPES } from '#core/scopes/scope.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
-import { seed } from '../utils/seed.js';
+import { createTenantWithSandbox } from '../utils/tenant-factory.js';
 
 /**
  * The per-key rate limit as a shared resource (docs/design-record.md#d11, #d24): its logs live in
@@ -21,17 +19,7 @@ afterAll(async () => {
 });
 
 /** A business with a live key and a test key (its sandbox's) of every scope. */
-async function business(): Promise<{ live: string; test: string }> {
-  const tag = randomUUID().slice(0, 8);
-  const seeded = await seed({
-    members: [{ ref: 'owner', name: 'Owner', email: `owner.${tag}@salon.example`, role: 'OWNER' }],
-    keys: [
-      { ref: 'live', member: 'owner', name: 'Live', scopes: SCOPES },
-      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, mode: 'test' },
-    ],
-  });
-  return { live: seeded.keys.live.key, test: seeded.keys.test.key };
-}
+const business = () => createTenantWithSandbox();
 
 describe('a business that spends its whole rate limit', () => {
   it('is refused past the limit on its live and its test key, while another business is answered every time', async () => {

@@ -2,7 +2,9 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import type { Plan } from '#database/entities/business.entity.js';
 import type { Scope } from '#core/scopes/scope.js';
-import { seed, type SeededBusiness } from './seed.js';
+import { randomUUID } from 'node:crypto';
+import { SCOPES } from '#core/scopes/scope.js';
+import { seed, type SeedBusiness, type SeededBusiness } from './seed.js';
 
 export interface Tenant {
   businessId: string;
@@ -30,4 +32,20 @@ export async function createKey(app: INestApplicationContext, tenant: Tenant, sc
     scopes,
   });
   return created.key;
+}
+
+/** A business with an owner, a live key and a test key on its sandbox, both of every scope: a tenant of D24 (both modes counted as one). */
+export async function createTenantWithSandbox(
+  business: Omit<SeedBusiness, 'members' | 'keys'> = {},
+): Promise<SeededBusiness & { live: string; test: string }> {
+  const tag = randomUUID().slice(0, 8);
+  const seeded = await seed({
+    ...business,
+    members: [{ ref: 'owner', name: 'Owner', email: `owner.${tag}@salon.example`, role: 'OWNER' }],
+    keys: [
+      { ref: 'live', member: 'owner', name: 'Live', scopes: SCOPES },
+      { ref: 'test', member: 'owner', name: 'Test', scopes: SCOPES, mode: 'test' },
+    ],
+  });
+  return { ...seeded, live: seeded.keys.live.key, test: seeded.keys.test.key };
 }
