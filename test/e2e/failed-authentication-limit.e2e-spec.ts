@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '#core/api-keys/api-key-format.js';
-import { ApiKeysRepository } from '#core/api-keys/api-keys.repository.js';
+import { countKeyLookups, type KeyLookups } from '../utils/key-lookups.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { testConfig } from '../utils/test-config.js';
 import { createTenant, type Tenant } from '../utils/tenant-factory.js';
@@ -12,28 +12,21 @@ const shared = { AUTH_FAILURE_LIMIT: String(LIMIT), QUEUE_PREFIX: `authfail-${ra
 let first: E2eApi;
 let second: E2eApi;
 let tenant: Tenant;
-let lookups: number;
+let lookups: KeyLookups;
 
 beforeAll(async () => {
   first = await E2eApi.start(testConfig(shared));
   // Behind one trusted proxy, so the test can speak from other addresses through X-Forwarded-For.
   second = await E2eApi.start(testConfig({ ...shared, TRUSTED_PROXIES: '1' }));
   tenant = await createTenant();
-  for (const api of [first, second]) {
-    const repository = api.app.get(ApiKeysRepository);
-    const find = repository.findActiveByHash.bind(repository);
-    jest.spyOn(repository, 'findActiveByHash').mockImplementation((hash) => {
-      lookups++;
-      return find(hash);
-    });
-  }
+  lookups = countKeyLookups([first, second]);
 });
 afterAll(async () => {
   jest.restoreAllMocks();
   await Promise.all([first.close(), second.close()]);
 });
 beforeEach(() => {
-  lookups = 0;
+  lookups.count = 0;
 });
 
 describe('failed authentications per client address', () => {
@@ -44,12 +37,12 @@ describe('failed authentications per client address', () => {
     // (docs/design-record.md#d24). The other tenant's key has never been used.
     expect((await first.get('/me', { key: tenant.key })).status).toBe(200);
     const unused = await createTenant();
-    lookups = 0;
+    lookups.count = 0;
     for (let i = 0; i < LIMIT; i++) {
       const res = await second.get('/me', { key: generateApiKey(), headers: from });
       expect(res.status).toBe(401);
     }
-    expect(lookups).toBe(LIMIT);
+    expect(lookups.count).toBe(LIMIT);
 
     for (const key of [generateApiKey(), generateApiKey('test'), 'not-a-key', undefined, unused.key]) {
       const res = await second.get('/me', { key, headers: from });
@@ -61,13 +54,13 @@ describe('failed authentications per client address', () => {
     }
     // None of the refused keys cost a database lookup: a valid key that has never authenticated
     // cannot be told from a guess without one.
-    expect(lookups).toBe(LIMIT);
+    expect(lookups.count).toBe(LIMIT);
 
     // The known key is looked up (this instance has not cached it) and served from the same address.
     const served = await second.get('/me', { key: tenant.key, headers: from });
     expect(served.status).toBe(200);
     expect(served.body.business.slug).toBe(tenant.slug);
-    expect(lookups).toBe(LIMIT + 1);
+    expect(lookups.count).toBe(LIMIT + 1);
 
     // Another address behind the same proxy is not affected: its unknown key is looked up.
     const other = await second.get('/me', { key: generateApiKey(), headers: { 'X-Forwarded-For': '203.0.113.8' } });

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '#core/api-keys/api-key-format.js';
-import { ApiKeysRepository } from '#core/api-keys/api-keys.repository.js';
+import { countKeyLookups, type KeyLookups } from '../utils/key-lookups.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { testConfig } from '../utils/test-config.js';
 import { createTenantWithSandbox } from '../utils/tenant-factory.js';
@@ -25,18 +25,11 @@ const NETWORK = '2001:db8:24:1';
 const VICTIM_ADDRESS = `${NETWORK}::10`;
 
 let instances: E2eApi[];
-let lookups: number;
+let lookups: KeyLookups;
 
 beforeAll(async () => {
   instances = [await E2eApi.start(testConfig(settings)), await E2eApi.start(testConfig(settings))];
-  for (const api of instances) {
-    const repository = api.app.get(ApiKeysRepository);
-    const find = repository.findActiveByHash.bind(repository);
-    jest.spyOn(repository, 'findActiveByHash').mockImplementation((hash) => {
-      lookups++;
-      return find(hash);
-    });
-  }
+  lookups = countKeyLookups(instances);
 });
 afterAll(async () => {
   jest.restoreAllMocks();
@@ -63,7 +56,7 @@ describe('a failed-authentication flood from the victim’s own address and /64'
 
     // The victim is a partner in use: its keys have authenticated before the flood.
     await asVictim(0);
-    lookups = 0;
+    lookups.count = 0;
 
     // The hostile's bad keys: unknown live and test keys, its own keys mistyped, none at all.
     const badKeys: (() => string | undefined)[] = [
@@ -79,12 +72,12 @@ describe('a failed-authentication flood from the victim’s own address and /64'
     for (let round = 1; round <= rounds; round++) {
       // Every other request from the victim's own address, the rest from others of its /64.
       const address = round % 2 === 0 ? VICTIM_ADDRESS : `${NETWORK}::${(0x1000 + round).toString(16)}`;
-      const before = lookups;
+      const before = lookups.count;
       const res = await instances[round % 2].get('/me', {
         key: badKeys[round % badKeys.length](),
         headers: { 'X-Forwarded-For': address },
       });
-      if (round > LIMIT) hostileLookupsPastLimit += lookups - before;
+      if (round > LIMIT) hostileLookupsPastLimit += lookups.count - before;
       hostileStatuses.push(res.status);
       if (res.status === 429) expect(res.body.code).toBe('API_RATE_LIMIT');
       if (round % 4 === 0) await asVictim(round);

@@ -5,9 +5,9 @@ import { RECENT_AUTHENTICATION_MS, RecentlyAuthenticatedKeys } from './recently-
 type Command = (...args: unknown[]) => Promise<unknown>;
 
 /** Only the three commands the set sends, on a Map; real Redis is covered by the end-to-end and isolation tests. */
-function stubRedis() {
+function fakeRedis() {
   const store = new Map<string, string>();
-  const stub = {
+  const fake = {
     set: jest.fn<Command>((key, value) => {
       store.set(String(key), String(value));
       return Promise.resolve('OK');
@@ -15,7 +15,7 @@ function stubRedis() {
     exists: jest.fn<Command>((key) => Promise.resolve(store.has(String(key)) ? 1 : 0)),
     del: jest.fn<Command>((key) => Promise.resolve(store.delete(String(key)) ? 1 : 0)),
   };
-  return { stub, store, redis: stub as unknown as Redis };
+  return { fake, store, redis: fake as unknown as Redis };
 }
 
 const HASH = 'a'.repeat(64);
@@ -32,7 +32,7 @@ describe('RecentlyAuthenticatedKeys', () => {
   });
 
   it('shares a key between instances through Redis, under a keyed tag rather than the stored hash', async () => {
-    const { stub, store, redis } = stubRedis();
+    const { fake, store, redis } = fakeRedis();
     const here = new RecentlyAuthenticatedKeys(redis, 'pepper-1', 'p:authok:', logger, options);
     const there = new RecentlyAuthenticatedKeys(redis, 'pepper-1', 'p:authok:', logger, options);
 
@@ -41,24 +41,24 @@ describe('RecentlyAuthenticatedKeys', () => {
     expect(await there.has(HASH)).toBe(true);
     expect(await there.has(OTHER)).toBe(false);
 
-    expect(stub.set).toHaveBeenCalledWith(expect.stringMatching(/^p:authok:[0-9a-f]{32}$/), '1', 'PX', RECENT_AUTHENTICATION_MS);
+    expect(fake.set).toHaveBeenCalledWith(expect.stringMatching(/^p:authok:[0-9a-f]{32}$/), '1', 'PX', RECENT_AUTHENTICATION_MS);
     expect([...store.keys()].join()).not.toContain(HASH.slice(0, 32));
     // Another pepper (another deployment) tags the same hash differently.
     expect(await new RecentlyAuthenticatedKeys(redis, 'pepper-2', 'p:authok:', logger, options).has(HASH)).toBe(false);
   });
 
   it('writes a busy key to Redis at most once a minute per instance', async () => {
-    const { stub, redis } = stubRedis();
+    const { fake, redis } = fakeRedis();
     const keys = new RecentlyAuthenticatedKeys(redis, 'pepper', 'p:', logger, options);
     for (let i = 0; i < 100; i++) await keys.remember(HASH);
-    expect(stub.set).toHaveBeenCalledTimes(1);
+    expect(fake.set).toHaveBeenCalledTimes(1);
     now = 60_000;
     await keys.remember(HASH);
-    expect(stub.set).toHaveBeenCalledTimes(2);
+    expect(fake.set).toHaveBeenCalledTimes(2);
   });
 
   it('forgets a key everywhere at once once a lookup finds it invalid', async () => {
-    const { redis } = stubRedis();
+    const { redis } = fakeRedis();
     const here = new RecentlyAuthenticatedKeys(redis, 'pepper', 'p:', logger, options);
     const there = new RecentlyAuthenticatedKeys(redis, 'pepper', 'p:', logger, options);
     await here.remember(HASH);
@@ -68,9 +68,9 @@ describe('RecentlyAuthenticatedKeys', () => {
   });
 
   it('knows, while Redis fails, only the keys this instance saw in the last minute, and logs the outage once per interval', async () => {
-    const { stub, redis } = stubRedis();
-    stub.set.mockRejectedValue(new Error('Connection is closed.'));
-    stub.exists.mockRejectedValue(new Error('Connection is closed.'));
+    const { fake, redis } = fakeRedis();
+    fake.set.mockRejectedValue(new Error('Connection is closed.'));
+    fake.exists.mockRejectedValue(new Error('Connection is closed.'));
     const keys = new RecentlyAuthenticatedKeys(redis, 'pepper', 'p:', logger, { ...options, errorLogIntervalMs: 120_000 });
     await keys.remember(HASH);
     expect(await keys.has(HASH)).toBe(true);
@@ -82,8 +82,8 @@ describe('RecentlyAuthenticatedKeys', () => {
   });
 
   it('does not wait on a Redis that does not answer', async () => {
-    const { stub, redis } = stubRedis();
-    stub.exists.mockReturnValue(new Promise(() => undefined));
+    const { fake, redis } = fakeRedis();
+    fake.exists.mockReturnValue(new Promise(() => undefined));
     const keys = new RecentlyAuthenticatedKeys(redis, 'pepper', 'p:', logger, options);
     expect(await keys.has(HASH)).toBe(false);
     expect(logger.error.mock.calls[0][0]).toMatch(/no reply within 20 ms/);
