@@ -295,7 +295,7 @@ describe('POST /appointments', () => {
   it('leaves nothing behind when the write fails after the service returned, and a retry with the same key then succeeds once', async () => {
     // The stored response is the write's last statement: failing it fails the transaction, after the service returned.
     const insert = jest
-      .spyOn(api.app.get(IdempotencyRepository), 'store')
+      .spyOn(api.app.get(IdempotencyRepository), 'storeLast')
       .mockImplementationOnce(() => Promise.reject(new Error('injected failure')));
     const email = `fail.${randomUUID().slice(0, 8)}@example.com`;
     const body = { ...formA(day(9, '10:00:00')), client: { name: 'Rita Faria', phone: newPhone(), email } } satisfies Booking;

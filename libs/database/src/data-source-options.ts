@@ -33,6 +33,9 @@ export function buildDataSourceOptions(settings: DatabaseConnectionSettings): Da
     maxQueryExecutionTime: 1000,
     applicationName: settings.applicationName ?? 'scheduling-api',
     extra: {
+      // Statements are written as they are sent, without waiting for the answers before them, so
+      // that Database can put several in one round trip (database.ts).
+      pipeline: true,
       max: settings.poolSize ?? 10,
       // A request never waits forever for a connection or a query.
       connectionTimeoutMillis: settings.connectTimeoutMs ?? 5000,

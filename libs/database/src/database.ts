@@ -4,7 +4,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { StatementFailedError } from './statement-failed-error.js';
 import { preparedNameOn } from './statement-names.js';
-import type { Statement, StatementParams } from './statement.js';
+import type { BoundStatement, Statement, StatementParams } from './statement.js';
 
 /**
  * Set for the whole of every transaction, of any Database instance: what the network helpers ask
@@ -57,20 +57,33 @@ export interface TransactionOptions {
 
 /**
  * The ambient transaction: its connection, and what waits for its commit. BEGIN (with the
- * options' SET LOCAL, in the same simple query of fixed text) is sent just before the first
- * statement, so a transaction that runs nothing sends nothing.
+ * options' SET LOCAL, in the same simple query of fixed text) is sent with the first statement,
+ * in its round trip, so a transaction that runs nothing sends nothing.
  */
 interface Transaction {
   connection: pg.PoolClient;
   options: TransactionOptions;
   begun: boolean;
+  /** The statement sent by executeLast, whose answer COMMIT does not wait for. */
+  last?: Promise<unknown>;
   afterCommit: (() => void)[];
 }
+
+/** The rows of each of a list of bound statements, in order. */
+export type RowsOfEach<B extends readonly BoundStatement<StatementParams, unknown>[]> = {
+  [K in keyof B]: B[K] extends BoundStatement<StatementParams, infer R> ? R[] : never;
+};
 
 /**
  * Runs declared statements (statement.ts) on the ambient transaction when there is one, else on
  * a pooled connection, and opens transactions. The one way the service reaches PostgreSQL:
  * TypeORM only holds the entities, the migrations and the connection pool.
+ *
+ * The pool's connections are in pg's pipeline mode (data-source-options.ts): a statement is
+ * written to the connection when it is sent, without waiting for the answers of those before it.
+ * Awaiting each statement, as repositories do, is one round trip each; BEGIN, sendTogether and
+ * executeLast put several statements in one round trip, still one declared statement each with
+ * its values as parameters (docs/design-record.md#write-path).
  */
 @Injectable()
 export class Database {
@@ -101,6 +114,41 @@ export class Database {
   }
 
   /**
+   * Sends the statements one after the other without waiting between them, so that they travel
+   * in one round trip, and gives each one's rows. They run in order, on the ambient transaction
+   * when there is one (a failure aborts it, and the statements after the failed one fail too);
+   * the first failure is thrown.
+   */
+  async sendTogether<B extends readonly BoundStatement<StatementParams, unknown>[]>(...bounds: B): Promise<RowsOfEach<B>> {
+    const sendAll = (connection: pg.PoolClient) => bounds.map(({ statement, params }) => this.send(connection, statement, params));
+    const transaction = this.ambient.getStore();
+    const results = transaction
+      ? await this.inTransactionTrip(transaction, sendAll)
+      : await this.onPooledConnection((c) => Promise.all(sendAll(c)));
+    return results.map((result): unknown[] => result.rows) as RowsOfEach<B>;
+  }
+
+  /**
+   * Runs the statement as the ambient transaction's last: it is sent at once, and the COMMIT
+   * right behind it without waiting for its answer, so both take one round trip. Its failure
+   * fails the commit (PostgreSQL answers the COMMIT of an aborted transaction with a rollback).
+   * Without a transaction it simply runs.
+   */
+  async executeLast<P extends StatementParams>(statement: Statement<P, unknown>, params: P): Promise<void> {
+    const transaction = this.ambient.getStore();
+    if (!transaction) {
+      await this.execute(statement, params);
+      return;
+    }
+    if (transaction.last) throw new Error(`Statement ${statement.name} sent after the transaction's last one.`);
+    const sent = this.inTransactionTrip(transaction, (connection) => [this.send(connection, statement, params)]);
+    // Observed here so that a rollback (the work threw after this) leaves no unhandled rejection;
+    // the commit awaits the statement itself.
+    sent.catch(() => undefined);
+    transaction.last = sent;
+  }
+
+  /**
    * Runs work in a transaction: the ambient one when there is one (its owner commits), else a
    * new one that is ambient for the work, so every statement the work runs, however deep, joins
    * it. Commits when the work resolves and rolls back when it throws. Options are the opening
@@ -123,20 +171,25 @@ export class Database {
         if (transaction.begun) await connection.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      if (transaction.begun) await this.commit(connection);
+      if (transaction.begun) await this.commit(transaction);
       for (const callback of transaction.afterCommit) callback();
       return result;
     });
   }
 
-  private async commit(connection: pg.PoolClient): Promise<void> {
+  private async commit({ connection, last }: Transaction): Promise<void> {
+    const committed = connection.query('COMMIT').catch((error: unknown) => {
+      throw new StatementFailedError('commit', error as Error);
+    });
     try {
-      await connection.query('COMMIT');
+      // The last statement's failure first: the COMMIT behind it then only rolled back.
+      await Promise.all([last, committed]);
     } catch (error) {
       // A COMMIT that fails (a deferred constraint, a serialization failure) ends the
       // transaction; the ROLLBACK only makes sure no transaction is left open on the connection.
+      committed.catch(() => undefined);
       await connection.query('ROLLBACK').catch(() => undefined);
-      throw new StatementFailedError('commit', error as Error);
+      throw error;
     }
   }
 
@@ -190,33 +243,47 @@ export class Database {
     };
   }
 
-  /** Sends the transaction's BEGIN if no statement has yet (a round trip of its own). */
-  private async begin(transaction: Transaction): Promise<void> {
-    if (transaction.begun) return;
+  /**
+   * Sends statements on the transaction's connection, preceded by its BEGIN if no statement has
+   * gone yet, all in one round trip; resolves with their results once every one has answered.
+   */
+  private async inTransactionTrip(
+    transaction: Transaction,
+    sendAll: (connection: pg.PoolClient) => Promise<pg.QueryResult>[],
+  ): Promise<pg.QueryResult[]> {
+    if (transaction.last) throw new Error("A statement was sent after the transaction's last one.");
+    const opening = this.begin(transaction);
+    const sent = sendAll(transaction.connection);
+    // A BEGIN that fails (a lost connection) fails the statements behind it as well.
+    const [, ...results] = await Promise.all([opening, ...sent]);
+    return results;
+  }
+
+  /** Sends the transaction's BEGIN if no statement has yet, without waiting for its answer. */
+  private begin(transaction: Transaction): Promise<unknown> | undefined {
+    if (transaction.begun) return undefined;
     transaction.begun = true;
-    // Fixed text, no values: the options' SET LOCAL goes in BEGIN's round trip.
+    // Fixed text, no values: the options' SET LOCAL goes with BEGIN.
     const { planCacheMode } = transaction.options;
-    await transaction.connection.query(planCacheMode === undefined ? 'BEGIN' : `BEGIN; SET LOCAL plan_cache_mode = ${planCacheMode}`);
+    return transaction.connection.query(planCacheMode === undefined ? 'BEGIN' : `BEGIN; SET LOCAL plan_cache_mode = ${planCacheMode}`);
   }
 
   private async run(statement: Statement<StatementParams, unknown>, params: StatementParams): Promise<pg.QueryResult> {
     const transaction = this.ambient.getStore();
-    if (transaction) await this.begin(transaction);
-    return this.onConnection(async (connection) => {
-      try {
-        const name = statement.planEachCall ? undefined : preparedNameOn(connection, statement.name);
-        return await connection.query({ name, text: statement.text, values: [...params] });
-      } catch (error) {
-        throw new StatementFailedError(statement.name, error as Error);
-      }
-    });
+    if (transaction) return (await this.inTransactionTrip(transaction, (connection) => [this.send(connection, statement, params)]))[0];
+    return this.onPooledConnection((connection) => this.send(connection, statement, params));
   }
 
-  /** The ambient transaction's connection, else a pooled one for the duration of `use`. */
-  private async onConnection<T>(use: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
-    const transaction = this.ambient.getStore();
-    if (transaction) return use(transaction.connection);
-    return this.onPooledConnection(use);
+  /** Writes one statement to the connection now (pipeline mode) and gives its answer. */
+  private send(
+    connection: pg.PoolClient,
+    statement: Statement<StatementParams, unknown>,
+    params: StatementParams,
+  ): Promise<pg.QueryResult> {
+    const name = statement.planEachCall ? undefined : preparedNameOn(connection, statement.name);
+    return connection.query({ name, text: statement.text, values: [...params] }).catch((error: unknown) => {
+      throw new StatementFailedError(statement.name, error as Error);
+    });
   }
 
   /** A connection of the pool for the duration of `use`. */

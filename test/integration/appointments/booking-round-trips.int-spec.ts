@@ -10,13 +10,12 @@ import { seed, type SeededBusiness } from '../../utils/seed.js';
 import { startTestContext, type TestContext } from '../../utils/test-context.js';
 
 /**
- * The round trips of a booking (docs/design-record.md#write-path), counted where they happen: every call of the pg
- * driver's Client.query is one request and one answer on the wire. A booking is four: BEGIN, the
- * facts, the whole write, and COMMIT. An idempotent one is eight: each statement of the
- * idempotent write (the key's lock, its record's read, the savepoint, the stored response) is a
- * round trip of its own, as every statement is one with the extended protocol; the one-trip batch
- * that sent them together as text is gone (one way to send SQL), for a few microseconds of
- * PostgreSQL time per booking. Pinned exactly, so a change that adds one fails here.
+ * The round trips of a booking (docs/design-record.md#write-path), counted where they happen, on
+ * the pg driver's Client.query: a statement sent while an earlier one on the same connection has
+ * not answered yet travels in that one's round trip (the pool's connections are in pipeline mode).
+ * A booking is three: BEGIN with the facts, the whole write, and COMMIT. An idempotent one is
+ * four: BEGIN with the key's lock, its record's read and the savepoint; the facts; the write; the
+ * stored response with COMMIT. Pinned exactly, so a change that adds one fails here.
  */
 let context: TestContext;
 let salon: SeededBusiness;
@@ -38,20 +37,32 @@ beforeAll(async () => {
 afterAll(() => context.close());
 
 /**
- * What `work` sent to PostgreSQL on the booking's connection, one entry per round trip: the
- * statement's name, or a simple query's text up to its first parenthesis. The relay's wake-up,
- * sent after the commit and awaited by nobody (on whichever connection the pool lends), is not
- * the booking's.
+ * What `work` sent to PostgreSQL on the booking's connection, one list of statements per round
+ * trip: each statement's name, or a simple query's text. The relay's wake-up, sent after the
+ * commit and awaited by nobody (on whichever connection the pool lends), is not the booking's.
  */
-async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips: string[] }> {
-  const query = jest.spyOn(pg.Client.prototype, 'query');
+async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips: string[][] }> {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below
+  const original = pg.Client.prototype.query;
+  const trips: { connection: unknown; names: string[] }[] = [];
+  const unanswered = new Map<unknown, number>();
+  const query = jest.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const name = nameOf(args[0]);
+    if ((unanswered.get(this) ?? 0) > 0) trips.findLast((trip) => trip.connection === this)?.names.push(name);
+    else trips.push({ connection: this, names: [name] });
+    unanswered.set(this, (unanswered.get(this) ?? 0) + 1);
+    const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
+    const answered = () => unanswered.set(this, (unanswered.get(this) ?? 1) - 1);
+    if (answer instanceof Promise) answer.then(answered, answered);
+    else answered();
+    return answer as never;
+  });
   try {
     const result = await work();
-    const sent = query.mock.calls.map(([statement], i) => ({ connection: query.mock.contexts[i], name: nameOf(statement) }));
-    const booking = sent.find((trip) => trip.name === 'insert_appointment')?.connection;
+    const booking = trips.find((trip) => trip.names.includes('insert_appointment'))?.connection;
     return {
       result,
-      trips: sent.filter((trip) => trip.connection === booking && trip.name !== 'wake_notice_relay').map((trip) => trip.name),
+      trips: trips.filter((trip) => trip.connection === booking && !trip.names.includes('wake_notice_relay')).map((trip) => trip.names),
     };
   } finally {
     query.mockRestore();
@@ -84,7 +95,7 @@ async function idempotently(booking: NewAppointment, apiKeyId: string) {
 }
 
 describe('the round trips of a booking', () => {
-  it('books a named member for an existing client in 4: BEGIN, the facts, the write, COMMIT', async () => {
+  it('books a named member for an existing client in 3: BEGIN with the facts, the write, COMMIT', async () => {
     const bookings = context.app.get(AppointmentWritesService);
     const { trips } = await roundTrips(() =>
       bookings.book(ref(), {
@@ -94,20 +105,20 @@ describe('the round trips of a booking', () => {
         client: { id: salon.clients.joao },
       }),
     );
-    expect(trips).toEqual(['BEGIN', 'booking_parties', 'insert_appointment', 'COMMIT']);
+    expect(trips).toEqual([['BEGIN', 'booking_parties'], ['insert_appointment'], ['COMMIT']]);
   });
 
-  it('books "any staff" in 4 as well: the candidates come with the facts, and a member taken meanwhile costs no savepoint', async () => {
+  it('books "any staff" in 3 as well: the candidates come with the facts, and a member taken meanwhile costs no savepoint', async () => {
     const bookings = context.app.get(AppointmentWritesService);
     const startAt = nextStart();
     const { result, trips } = await roundTrips(() =>
       bookings.book(ref(), { serviceId: salon.services.cut, startAt, client: { id: salon.clients.joao } }),
     );
-    expect(trips).toEqual(['BEGIN', 'booking_parties', 'insert_appointment', 'COMMIT']);
+    expect(trips).toEqual([['BEGIN', 'booking_parties'], ['insert_appointment'], ['COMMIT']]);
     expect([salon.staff.ana, salon.staff.rui]).toContain(result.staff.id);
   });
 
-  it('books with an Idempotency-Key and a new client in 8: the lock, the record read, the savepoint and the stored response are one each', async () => {
+  it('books with an Idempotency-Key and a new client in 4: the lock, the record read and the savepoint go with BEGIN, the stored response with COMMIT', async () => {
     const phone = `+35191${String(Date.now() % 10_000_000).padStart(7, '0')}`;
     const [{ id: apiKeyId }] = await context.sql.query<{ id: string }[]>('SELECT id FROM api_keys WHERE business_id = $1 LIMIT 1', [
       salon.id,
@@ -119,14 +130,15 @@ describe('the round trips of a booking', () => {
       ),
     );
     expect(trips).toEqual([
-      'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan',
-      'try_idempotency_lock',
-      'take_live_idempotency_record',
-      'savepoint_idempotent_write',
-      'booking_parties',
-      'insert_appointment',
-      'insert_idempotency_record',
-      'COMMIT',
+      [
+        'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan',
+        'try_idempotency_lock',
+        'take_live_idempotency_record',
+        'savepoint_idempotent_write',
+      ],
+      ['booking_parties'],
+      ['insert_appointment'],
+      ['insert_idempotency_record', 'COMMIT'],
     ]);
     const view = JSON.parse(result.response.body) as { id: string; client: { id: string } };
     const sql = context.sql;

@@ -87,3 +87,92 @@ describe('a statement declared planEachCall', () => {
     });
   });
 });
+
+const INSERT_ROW = defineStatement<[tag: string, value: number]>({
+  name: 'test_layer_insert_row',
+  text: 'INSERT INTO test_layer_rows (tag, value) VALUES ($1, $2)',
+});
+
+/** Fails with division_by_zero when given 0. */
+const DIVIDE = defineStatement<[by: number], { quotient: number }>({
+  name: 'test_layer_divide',
+  text: 'SELECT 12 / $1::int AS quotient',
+});
+
+describe('statements in one round trip', () => {
+  beforeAll(async () => {
+    await context.sql.query('CREATE TABLE IF NOT EXISTS test_layer_rows (tag text NOT NULL, value int NOT NULL)');
+  });
+  const rowsTagged = async (tag: string) =>
+    (await context.sql.query<{ value: number }[]>('SELECT value FROM test_layer_rows WHERE tag = $1 ORDER BY value', [tag])).map(
+      (row) => row.value,
+    );
+
+  it('sendTogether gives each statement’s rows in order, in a transaction or on a pooled connection', async () => {
+    const together = () =>
+      database.sendTogether(
+        { statement: PREPARED_ECHO, params: [1] },
+        { statement: DIVIDE, params: [4] },
+        { statement: PREPARED_ECHO, params: [3] },
+      );
+    expect(await together()).toEqual([[{ echo: 1 }], [{ quotient: 3 }], [{ echo: 3 }]]);
+    expect(await database.transactional(together)).toEqual([[{ echo: 1 }], [{ quotient: 3 }], [{ echo: 3 }]]);
+  });
+
+  it('sendTogether throws the first failure, and the transaction keeps nothing', async () => {
+    await expect(
+      database.transactional(() =>
+        database.sendTogether(
+          { statement: INSERT_ROW, params: ['together', 1] },
+          { statement: DIVIDE, params: [0] },
+          { statement: INSERT_ROW, params: ['together', 2] },
+        ),
+      ),
+    ).rejects.toThrow(/test_layer_divide.*division by zero/);
+    expect(await rowsTagged('together')).toEqual([]);
+    // The connection is usable afterwards.
+    expect(await database.transactional(() => database.one(PREPARED_ECHO, [5]))).toEqual({ echo: 5 });
+  });
+
+  it('executeLast commits its write with the transaction', async () => {
+    await database.transactional(async () => {
+      await database.execute(INSERT_ROW, ['last-kept', 1]);
+      await database.executeLast(INSERT_ROW, ['last-kept', 2]);
+    });
+    expect(await rowsTagged('last-kept')).toEqual([1, 2]);
+  });
+
+  it('executeLast’s failure fails the commit with its own error, and nothing of the transaction is kept', async () => {
+    const afterCommit = jest.fn();
+    await expect(
+      database.transactional(async () => {
+        await database.execute(INSERT_ROW, ['last-failed', 1]);
+        database.afterCommit(afterCommit);
+        await database.executeLast(DIVIDE, [0]);
+      }),
+    ).rejects.toThrow(/test_layer_divide.*division by zero/);
+    expect(await rowsTagged('last-failed')).toEqual([]);
+    expect(afterCommit).not.toHaveBeenCalled();
+    expect(await database.transactional(() => database.one(PREPARED_ECHO, [6]))).toEqual({ echo: 6 });
+  });
+
+  it('refuses a statement sent after the last one, and rolls back', async () => {
+    await expect(
+      database.transactional(async () => {
+        await database.executeLast(INSERT_ROW, ['after-last', 1]);
+        await database.execute(INSERT_ROW, ['after-last', 2]);
+      }),
+    ).rejects.toThrow(/after the transaction's last one/);
+    expect(await rowsTagged('after-last')).toEqual([]);
+  });
+
+  it('work that throws after executeLast rolls back its write', async () => {
+    await expect(
+      database.transactional(async () => {
+        await database.executeLast(INSERT_ROW, ['thrown-after-last', 1]);
+        throw new Error('refused after the last statement');
+      }),
+    ).rejects.toThrow('refused after the last statement');
+    expect(await rowsTagged('thrown-after-last')).toEqual([]);
+  });
+});

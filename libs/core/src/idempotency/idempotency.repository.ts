@@ -101,35 +101,39 @@ const PURGE_LAPSED_CLAIMS = defineStatement<[now: Date]>({
 export class IdempotencyRepository {
   constructor(private readonly database: Database) {}
 
-  /** Takes the key's transaction advisory lock if it is free; false when a duplicate in flight holds it. */
-  async tryLock(lockName: string): Promise<boolean> {
-    return (await this.database.one(TRY_LOCK, [lockName])).locked;
+  /**
+   * Tries the key's transaction advisory lock, reads its live record and sets the savepoint a
+   * refused write is undone to, in one round trip. The record is the key's truth only when the
+   * lock was taken (`locked`); else a duplicate in flight holds it, and the caller waits for it
+   * (waitThenRead).
+   */
+  async tryLockThenRead(lockName: string, apiKeyId: string, idempotencyKey: string): Promise<{ locked: boolean; live: LiveRecord | null }> {
+    const [[{ locked }], live] = await this.database.sendTogether(
+      { statement: TRY_LOCK, params: [lockName] },
+      { statement: TAKE_LIVE, params: [apiKeyId, idempotencyKey] },
+      { statement: SET_SAVEPOINT, params: [] },
+    );
+    return { locked, live: live[0] ?? null };
   }
 
   /**
-   * Waits at most `waitMs` for the key's lock (lock_timeout around the wait only); past it the
-   * statement fails with lock_not_available.
+   * Waits at most `waitMs` for the key's lock (lock_timeout around the wait only; past it the
+   * statement fails with lock_not_available), then reads the live record and sets the savepoint
+   * again, after the lock: a rollback to a savepoint set before it would release the lock and let
+   * a third duplicate in.
    */
-  async waitForLock(lockName: string, waitMs: number): Promise<void> {
-    await this.database.execute(SET_LOCK_TIMEOUT, [`${Math.trunc(waitMs)}ms`]);
-    await this.database.execute(WAIT_FOR_LOCK, [lockName]);
-    await this.database.execute(SET_LOCK_TIMEOUT, ['0']);
+  async waitThenRead(lockName: string, waitMs: number, apiKeyId: string, idempotencyKey: string): Promise<LiveRecord | null> {
+    const [, , , live] = await this.database.sendTogether(
+      { statement: SET_LOCK_TIMEOUT, params: [`${Math.trunc(waitMs)}ms`] },
+      { statement: WAIT_FOR_LOCK, params: [lockName] },
+      { statement: SET_LOCK_TIMEOUT, params: ['0'] },
+      { statement: TAKE_LIVE, params: [apiKeyId, idempotencyKey] },
+      { statement: SET_SAVEPOINT, params: [] },
+    );
+    return live[0] ?? null;
   }
 
-  /** The key's live record; read once the lock is held, so its snapshot shows what the lock's last holder committed. */
-  async takeLive(apiKeyId: string, idempotencyKey: string): Promise<LiveRecord | null> {
-    return this.database.maybeOne(TAKE_LIVE, [apiKeyId, idempotencyKey]);
-  }
-
-  /**
-   * Sets the savepoint a refused write is undone to, while its refusal is still stored. After the
-   * lock: a lock taken after it would be released by a rollback to it, letting a third duplicate in.
-   */
-  async markWriteStart(): Promise<void> {
-    await this.database.execute(SET_SAVEPOINT, []);
-  }
-
-  /** Undoes what a refused write did since markWriteStart. */
+  /** Undoes what a refused write did since the savepoint tryLockThenRead or waitThenRead set. */
   async undoWrite(): Promise<void> {
     await this.database.execute(ROLLBACK_TO_SAVEPOINT, []);
   }
@@ -150,9 +154,12 @@ export class IdempotencyRepository {
     await this.database.execute(RELEASE_CLAIM, [apiKeyId, idempotencyKey]);
   }
 
-  /** Stores the record, in the ambient transaction: the write's own, or a short one after a write that ran outside one. */
-  async store(record: IdempotencyRecordEntity): Promise<void> {
-    await this.database.execute(INSERT_RECORD, recordParams(record));
+  /**
+   * Stores the record as the ambient transaction's last statement, in its COMMIT's round trip:
+   * the write's own transaction, or a short one after a write that ran outside one.
+   */
+  async storeLast(record: IdempotencyRecordEntity): Promise<void> {
+    await this.database.executeLast(INSERT_RECORD, recordParams(record));
   }
 
   /** Deletes records whose retention ended before `now`, and claims that lapsed; returns how many records. */

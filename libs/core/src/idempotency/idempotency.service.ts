@@ -110,8 +110,8 @@ export class IdempotencyService {
       throw error;
     }
     await this.database.transactional(async () => {
-      await this.records.store(recordOf(request, outcome.response, this.cipher));
       await this.records.releaseClaim(apiKeyId, idempotencyKey);
+      await this.records.storeLast(recordOf(request, outcome.response, this.cipher));
     });
     return { response: outcome.response, replayed: false };
   }
@@ -124,8 +124,8 @@ export class IdempotencyService {
     const { apiKeyId, idempotencyKey } = request;
     const lockName = `${apiKeyId}:${idempotencyKey}`;
     // The lock is nearly always free; only a duplicate in flight costs the bounded wait.
-    if (!(await this.records.tryLock(lockName))) await this.records.waitForLock(lockName, IDEMPOTENCY_WAIT_MS);
-    const existing = await this.records.takeLive(apiKeyId, idempotencyKey);
+    const first = await this.records.tryLockThenRead(lockName, apiKeyId, idempotencyKey);
+    const existing = first.locked ? first.live : await this.records.waitThenRead(lockName, IDEMPOTENCY_WAIT_MS, apiKeyId, idempotencyKey);
     if (!existing) return null;
     if (existing.fingerprint !== request.fingerprint) throw keyReused();
     return {
@@ -148,12 +148,11 @@ export class IdempotencyService {
         if (existing) return existing;
 
         // A refused write may have left the transaction aborted (a violated constraint): the
-        // savepoint lets it be undone while the refusal itself is still stored.
-        await this.records.markWriteStart();
+        // savepoint openRecord set lets it be undone while the refusal itself is still stored.
         const outcome = await write();
         if (!outcome.keepWrites) await this.records.undoWrite();
 
-        await this.records.store(recordOf(request, outcome.response, this.cipher));
+        await this.records.storeLast(recordOf(request, outcome.response, this.cipher));
         return { response: outcome.response, replayed: false };
       },
       // The write's prepared statements run on their generic plans (docs/design-record.md#write-path):
