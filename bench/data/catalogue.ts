@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '#core/api-keys/api-key-format.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { newId } from '#database/new-id.js';
@@ -74,8 +75,9 @@ export async function prepareCatalogue(runUrl: string): Promise<Catalogue> {
     const raceKey = add(others[1]);
     const availabilityKeys = Array.from({ length: AVAILABILITY_KEYS }, () => add(availabilityBusiness));
     await client.query(
-      `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes)
-       SELECT id, business_id, member_id, 'Bench key', prefix, key_hash, $6::text[]
+      // Pinned to the current version, as a key made by `admin key create` is (docs/design-record.md#d22).
+      `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, api_version)
+       SELECT id, business_id, member_id, 'Bench key', prefix, key_hash, $6::text[], $7
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS k(id, business_id, member_id, prefix, key_hash)`,
       [
         made.map(() => newId()),
@@ -84,6 +86,7 @@ export async function prepareCatalogue(runUrl: string): Promise<Catalogue> {
         made.map((k) => apiKeyDisplayPrefix(k.key)),
         made.map((k) => hashApiKey(BENCH_SECRETS.API_KEY_PEPPER, k.key)),
         SCOPES,
+        CURRENT_API_VERSION,
       ],
     );
     // Interleaved, so consecutive requests come from different keys and businesses.

@@ -78,13 +78,14 @@ SELECT md5('appointment' || d.n)::uuid, s.business_id, md5('staff' || d.staff_no
   JOIN services s ON s.id = md5('service' || d.business_no || '-' || d.service_no)::uuid;
 
 -- One endpoint per business, subscribed to every notice type. The address is set per run, to
--- the loopback receiver of the notices scenario.
-INSERT INTO webhook_endpoints (id, business_id, url, events, secret, enabled, created_by_member_id)
+-- the loopback receiver of the notices scenario. Pinned to the current version (CURRENT_API_VERSION
+-- of libs/contract/src/versions/api-versions.ts, docs/design-record.md#d22).
+INSERT INTO webhook_endpoints (id, business_id, url, events, secret, enabled, created_by_member_id, api_version)
 SELECT md5('endpoint' || b)::uuid, md5('business' || b)::uuid, 'http://127.0.0.1:9/unset',
        ARRAY['appointment.created', 'appointment.confirmed', 'appointment.cancelled', 'appointment.rescheduled',
              'client.created', 'payment.received', 'sale.created'],
        'whsec_' || encode(decode(md5('secret-a' || b) || md5('secret-b' || b), 'hex'), 'base64'),
-       true, md5('member' || b)::uuid
+       true, md5('member' || b)::uuid, '1.4.0'
   FROM generate_series(1, 100) AS b;
 
 -- The availability business (S7): 200,000 appointments on 20 staff with a salon's week, so free

@@ -5,6 +5,7 @@ import autocannon, { type AutocannonResult } from 'autocannon';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import type { AppConfig } from '#config/app-config.js';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, type ApiKeyMode } from '#core/api-keys/api-key-format.js';
 import { buildNoticeBody } from '#core/notices/notice-body.js';
 import { SCOPES } from '#core/scopes/scope.js';
@@ -526,9 +527,9 @@ async function addEndpoints(pool: pg.Pool, businessId: string, count: number, ur
   const cipher = new SecretsCipher({ SECRETS_KEY: BENCH_SECRETS.SECRETS_KEY } as AppConfig);
   const ids = Array.from({ length: count }, () => newId());
   await pool.query(
-    `INSERT INTO webhook_endpoints (id, business_id, url, events, secret, enabled)
-     SELECT id, $2, $3, ARRAY['appointment.created'], secret, true FROM unnest($1::uuid[], $4::text[]) AS e(id, secret)`,
-    [ids, businessId, url, ids.map((id) => cipher.seal(`whsec_${randomBytes(32).toString('base64')}`, id))],
+    `INSERT INTO webhook_endpoints (id, business_id, url, events, secret, enabled, api_version)
+     SELECT id, $2, $3, ARRAY['appointment.created'], secret, true, $5 FROM unnest($1::uuid[], $4::text[]) AS e(id, secret)`,
+    [ids, businessId, url, ids.map((id) => cipher.seal(`whsec_${randomBytes(32).toString('base64')}`, id)), CURRENT_API_VERSION],
   );
   return ids;
 }
@@ -540,8 +541,8 @@ async function addEndpoints(pool: pg.Pool, businessId: string, count: number, ur
 async function addKeys(pool: pg.Pool, businessId: string, count: number, mode: ApiKeyMode, memberOf = businessId): Promise<string[]> {
   const keys = Array.from({ length: count }, () => generateApiKey(mode));
   await pool.query(
-    `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes)
-     SELECT k.id, $2, (SELECT m.id FROM members m WHERE m.business_id = $3 AND m.role = 'OWNER' LIMIT 1), 'Bench S9 key', k.prefix, k.key_hash, $4::text[]
+    `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, api_version)
+     SELECT k.id, $2, (SELECT m.id FROM members m WHERE m.business_id = $3 AND m.role = 'OWNER' LIMIT 1), 'Bench S9 key', k.prefix, k.key_hash, $4::text[], $7
        FROM unnest($1::uuid[], $5::text[], $6::text[]) AS k(id, prefix, key_hash)`,
     [
       keys.map(() => newId()),
@@ -550,6 +551,7 @@ async function addKeys(pool: pg.Pool, businessId: string, count: number, mode: A
       SCOPES,
       keys.map((key) => apiKeyDisplayPrefix(key)),
       keys.map((key) => hashApiKey(BENCH_SECRETS.API_KEY_PEPPER, key)),
+      CURRENT_API_VERSION,
     ],
   );
   return keys;

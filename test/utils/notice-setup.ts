@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { AppConfig } from '#config/app-config.js';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { buildNoticeBody, type NoticeBody } from '#core/notices/notice-body.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
 import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
@@ -29,7 +30,7 @@ export function createEndpoint(
   events: WebhookEventType[],
 ): Promise<WebhookEndpointEntity> {
   // A business of createBusiness is live: its own share of name resolution (docs/design-record.md#d24).
-  return app.get(WebhookEndpointsService).create(business.id, { url, events }, business.id);
+  return app.get(WebhookEndpointsService).create(business.id, { url, events }, business.id, CURRENT_API_VERSION);
 }
 
 /** A notice recorded in the outbox, as a write records it (with nothing else changed). */

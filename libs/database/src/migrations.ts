@@ -9,6 +9,7 @@ import { TestMode1795628984329 } from './migrations/1795628984329-test-mode.js';
 import { NoticeEmails1795700000000 } from './migrations/1795700000000-notice-emails.js';
 import { IdempotencyClaims1795710614779 } from './migrations/1795710614779-idempotency-claims.js';
 import { SecretsKeyChecks1795720000000 } from './migrations/1795720000000-secrets-key-checks.js';
+import { ApiVersions1795730000000 } from './migrations/1795730000000-api-versions.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   NoticeEmails1795700000000,
   IdempotencyClaims1795710614779,
   SecretsKeyChecks1795720000000,
+  ApiVersions1795730000000,
 ];

@@ -81,7 +81,7 @@ describe('admin command line', () => {
       'appointments.read, services.read',
     );
     expect(key.code).toBe(0);
-    expect(Object.keys(key.json)).toEqual(['key', 'prefix', 'id', 'name', 'scopes', 'business', 'member', 'createdAt']);
+    expect(Object.keys(key.json)).toEqual(['key', 'prefix', 'id', 'name', 'scopes', 'apiVersion', 'business', 'member', 'createdAt']);
     expect(key.json).toMatchObject({
       key: expect.stringMatching(/^rk_live_[0-9A-Za-z]{38}$/),
       name: 'Website',

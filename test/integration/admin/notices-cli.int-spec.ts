@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { SecretsCipher } from '#core/secrets/secrets-cipher.js';
 import { runAdminCommand, type AdminRun } from '../../utils/admin-runner.js';
 import { testConfig } from '../../utils/test-config.js';
@@ -61,6 +62,7 @@ describe('admin: change notices', () => {
       url: 'https://hooks.example/in',
       events: ['client.created', 'sale.created'],
       description: null,
+      apiVersion: CURRENT_API_VERSION,
       createdAt: expect.any(String),
     });
     const { rows } = await db.query('SELECT secret, events, enabled, created_by_member_id FROM webhook_endpoints WHERE id = $1', [

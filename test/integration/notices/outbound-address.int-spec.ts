@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import type { HostLookup, ResolvedAddress } from '#core/webhooks/host-lookup.js';
 import { NOTICE_SEND_LIMITS_D9, NoticeSender, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
@@ -197,7 +198,7 @@ describe('address checks at registration and through the worker', () => {
     for (const url of hostileUrls(port)) {
       const refused = await app
         .get(WebhookEndpointsService)
-        .create(business.id, { url, events: ['client.created'] }, business.id)
+        .create(business.id, { url, events: ['client.created'] }, business.id, CURRENT_API_VERSION)
         .then(
           () => null,
           (error: unknown) => error,

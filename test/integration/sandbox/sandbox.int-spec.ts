@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
@@ -305,7 +306,7 @@ describe('admin sandbox reset', () => {
     await seedNotice({ id: sandboxId, slug: live.slug }, 'appointment.created');
     await app
       .get(WebhookEndpointsService)
-      .create(sandboxId, { url: 'http://127.0.0.1:9/sandbox', events: ['appointment.created'] }, live.id);
+      .create(sandboxId, { url: 'http://127.0.0.1:9/sandbox', events: ['appointment.created'] }, live.id, CURRENT_API_VERSION);
     const dirty = await counts(sandboxId);
     for (const table of ['clients', 'appointments', 'payments', 'sales', 'notices', 'webhook_endpoints'])
       expect(dirty[table]).toBeGreaterThan(0);

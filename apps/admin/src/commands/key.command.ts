@@ -1,4 +1,5 @@
-import { CommanderError, type Command } from 'commander';
+import { CommanderError, Option, type Command } from 'commander';
+import { API_VERSIONS, CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import type { CommandContext } from './command-context.js';
 
@@ -8,6 +9,13 @@ interface CreateOptions {
   name: string;
   scopes: string[];
   test?: boolean;
+  apiVersion?: string;
+}
+
+interface ApiVersionOptions {
+  business: string;
+  id: string;
+  apiVersion: string;
 }
 
 interface RevokeOptions {
@@ -37,6 +45,9 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     .requiredOption('--name <name>', 'name of the key, e.g. Website')
     .requiredOption('--scopes <list>', 'comma-separated scopes, e.g. appointments.read,services.read', parseList)
     .option('--test', "a test key (rk_test_) on the business's sandbox, which is made first when missing")
+    .addOption(
+      new Option('--api-version <version>', `API version the key is pinned to (default ${CURRENT_API_VERSION})`).choices(API_VERSIONS),
+    )
     .action((options: CreateOptions) =>
       context.run(async (app) => {
         const created = await app.get(ApiKeysService).create({
@@ -45,6 +56,7 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           name: options.name,
           scopes: options.scopes,
           test: options.test === true,
+          apiVersion: options.apiVersion,
         });
         return {
           key: created.key,
@@ -52,11 +64,37 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           id: created.id,
           name: created.name,
           scopes: created.scopes,
+          apiVersion: created.apiVersion,
           business: created.business,
           member: created.member,
           createdAt: created.createdAt,
           // A live key's output is as it was before test mode; a test key's says so (docs/design-record.md#d19).
           ...(created.mode === 'test' ? { mode: created.mode, sandboxCreated: created.sandboxCreated } : {}),
+        };
+      }),
+    );
+
+  key
+    .command('api-version')
+    .description('pin one key to another API version (applies within 1 s everywhere, as a revocation does)')
+    .requiredOption('--business <slug>', 'business slug')
+    .requiredOption('--id <id>', 'the key id, as key create printed it')
+    .addOption(
+      new Option('--api-version <version>', 'API version the key is pinned to from now on').choices(API_VERSIONS).makeOptionMandatory(),
+    )
+    .action((options: ApiVersionOptions) =>
+      context.run(async (app) => {
+        const key = await app.get(ApiKeysService).setApiVersion(options.business, options.id, options.apiVersion);
+        return {
+          prefix: key.prefix,
+          id: key.id,
+          name: key.name,
+          scopes: key.scopes,
+          apiVersion: key.apiVersion,
+          business: key.business,
+          createdAt: key.createdAt,
+          // As key create prints a test key (docs/design-record.md#d19).
+          ...(key.mode === 'test' ? { mode: key.mode } : {}),
         };
       }),
     );

@@ -1,3 +1,4 @@
+import type { ApiVersion } from '#contract/versions/api-versions.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 
 /** An endpoint as `admin webhook list` and `enable` print it (docs/operations-interface.md): never its secrets. */
@@ -7,6 +8,8 @@ export interface WebhookEndpointView {
   url: string;
   events: string[];
   description: string | null;
+  /** The version its notices are shaped for (docs/design-record.md#d22). */
+  apiVersion: ApiVersion;
   enabled: boolean;
   disabledReason: string | null;
   failingSince: string | null;
@@ -24,6 +27,7 @@ export interface CreatedWebhookEndpointView {
   url: string;
   events: string[];
   description: string | null;
+  apiVersion: ApiVersion;
   createdAt: string;
 }
 
@@ -42,6 +46,7 @@ export function endpointView(endpoint: WebhookEndpointEntity, business: string):
     url: endpoint.url,
     events: endpoint.events,
     description: endpoint.description,
+    apiVersion: endpoint.apiVersion,
     enabled: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
     failingSince: endpoint.failingSince?.toISOString() ?? null,
@@ -59,6 +64,7 @@ export function createdEndpointView(endpoint: WebhookEndpointEntity, business: s
     url: endpoint.url,
     events: endpoint.events,
     description: endpoint.description,
+    apiVersion: endpoint.apiVersion,
     createdAt: endpoint.createdAt.toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from '#contract/versions/api-versions.js';
 import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { NoticeDeliveriesService } from '#core/webhooks/notice-deliveries.service.js';
 import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
@@ -13,6 +14,7 @@ interface CreateOptions {
   url: string;
   events: string[];
   member?: string;
+  apiVersion?: ApiVersion;
 }
 
 interface EndpointOptions {
@@ -60,15 +62,22 @@ export function registerWebhookCommands(program: Command, context: CommandContex
     .requiredOption('--url <url>', 'https address notices are POSTed to')
     .requiredOption('--events <list>', 'comma-separated event types, e.g. appointment.created,client.created', parseList)
     .option('--member <email>', 'e-mail of the OWNER or PARTNER registering it')
+    .addOption(
+      new Option('--api-version <version>', `API version its notices are shaped for (default ${CURRENT_API_VERSION})`).choices(
+        API_VERSIONS,
+      ),
+    )
     .action((options: CreateOptions) =>
       context.run(async (app) => {
         const business = await businessOf(app, options.business);
         const endpoints = app.get(WebhookEndpointsService);
         const createdByMemberId = options.member === undefined ? null : await endpoints.registrantId(business.id, options.member);
+        // No key creates it here: the current version unless one is chosen (docs/design-record.md#d22).
         const endpoint = await endpoints.create(
           business.id,
-          { url: options.url, events: options.events, createdByMemberId },
+          { url: options.url, events: options.events, createdByMemberId, apiVersion: options.apiVersion },
           tenantOf(business),
+          CURRENT_API_VERSION,
         );
         return createdEndpointView(endpoint, business.slug);
       }),

@@ -25,7 +25,8 @@ export class WebhookEndpointsController {
     @CurrentKey() key: AuthenticatedKey,
     @ValidBody() body: RequestBody<'createWebhookEndpoint'>,
   ): Promise<Schemas['CreatedWebhookEndpoint']> {
-    return toCreatedWebhookEndpoint(await this.endpoints.create(key.businessId, body, key.tenantId));
+    // Pinned to the body's apiVersion, else to the creating key's (docs/design-record.md#d22).
+    return toCreatedWebhookEndpoint(await this.endpoints.create(key.businessId, body, key.tenantId, key.apiVersion));
   }
 
   @Operation('getWebhookEndpoint')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
 import type { ApiKeyEntity } from '#database/entities/api-key.entity.js';
 import type { Plan } from '#database/entities/business.entity.js';
@@ -25,6 +26,8 @@ export interface ApiKeyLookup {
   plan: Plan;
   /** test when the key's business is a sandbox. */
   mode: ApiKeyMode;
+  /** The version the key is pinned to (docs/design-record.md#d22): what its answers are shaped for. */
+  apiVersion: ApiVersion;
 }
 
 interface ApiKeyLookupRow {
@@ -38,13 +41,14 @@ interface ApiKeyLookupRow {
   business_slug: string;
   plan: Plan;
   sandbox: boolean;
+  api_version: ApiVersion;
 }
 
 // Every request whose key is not in the lookup cache runs it. A test key's business is a sandbox:
 // its slug and plan are the live business's (docs/design-record.md#d19).
 const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
   name: 'find_active_api_key',
-  text: `SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at,
+  text: `SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at, k.api_version,
               b.id AS business_id, coalesce(l.id, b.id) AS tenant_id, coalesce(l.slug, b.slug) AS business_slug, coalesce(l.plan, b.plan) AS plan,
               b.live_business_id IS NOT NULL AS sandbox
          FROM api_keys k JOIN businesses b ON b.id = k.business_id
@@ -63,16 +67,33 @@ const INSERT_API_KEY = defineStatement<
     scopes: string[],
     createdAt: Date,
     revokedAt: Date | null,
+    apiVersion: ApiVersion,
   ]
 >({
   name: 'insert_api_key',
-  text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at, api_version)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 });
 
 const ACTIVE_KEY_IDS_BY_PREFIX = defineStatement<[businessId: string, prefix: string], { id: string }>({
   name: 'active_api_key_ids_by_prefix',
   text: 'SELECT id FROM api_keys WHERE business_id = $1 AND prefix = $2 AND revoked_at IS NULL ORDER BY created_at, id',
+});
+
+/** One active key of the business, as `admin key` commands print it. */
+export interface ActiveApiKey {
+  id: string;
+  prefix: string;
+  name: string;
+  scopes: string[];
+  apiVersion: ApiVersion;
+  createdAt: Date;
+}
+
+const SET_API_VERSION = defineStatement<[businessId: string, id: string, apiVersion: ApiVersion], ActiveApiKey>({
+  name: 'set_api_key_version',
+  text: `UPDATE api_keys SET api_version = $3 WHERE business_id = $1 AND id = $2 AND revoked_at IS NULL
+RETURNING id, prefix, name, scopes, api_version AS "apiVersion", created_at AS "createdAt"`,
 });
 
 const REVOKE_BY_ID = defineStatement<[businessId: string, id: string], { prefix: string }>({
@@ -99,6 +120,7 @@ export class ApiKeysRepository {
       businessSlug: row.business_slug,
       plan: row.plan,
       mode: row.sandbox ? 'test' : 'live',
+      apiVersion: row.api_version,
     };
   }
 
@@ -113,12 +135,18 @@ export class ApiKeysRepository {
       key.scopes,
       key.createdAt,
       key.revokedAt,
+      key.apiVersion,
     ]);
   }
 
   /** The ids of the business's active keys with this prefix (a prefix is not unique). */
   async activeIdsByPrefix(businessId: string, prefix: string): Promise<string[]> {
     return (await this.database.rows(ACTIVE_KEY_IDS_BY_PREFIX, [businessId, prefix])).map((row) => row.id);
+  }
+
+  /** Pins one active key of the business to another version; the key as it now is, or null when there is no such active key. */
+  setApiVersion(businessId: string, id: string, apiVersion: ApiVersion): Promise<ActiveApiKey | null> {
+    return this.database.maybeOne(SET_API_VERSION, [businessId, id, apiVersion]);
   }
 
   /** Revokes one active key of the business; its prefix, or null when there is no such active key. */

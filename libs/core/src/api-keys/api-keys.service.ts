@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
+import { API_VERSIONS, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
 import { ApiKeyEntity } from '#database/entities/api-key.entity.js';
 import { newId } from '#database/new-id.js';
 import { DomainError, validationFailed } from '../errors/domain-error.js';
@@ -19,6 +20,8 @@ export interface NewApiKey {
   scopes: string[];
   /** A test key (rk_test_) on the business's sandbox, which is made first when missing (docs/design-record.md#d19). */
   test?: boolean;
+  /** The version the key is pinned to; the current one when not given (docs/design-record.md#d22). */
+  apiVersion?: string;
 }
 
 /** What the caller of `authenticate` does around a database lookup, given the key's stored hash. */
@@ -36,6 +39,7 @@ export interface CreatedApiKey {
   prefix: string;
   name: string;
   scopes: string[];
+  apiVersion: ApiVersion;
   business: string;
   member: string;
   createdAt: string;
@@ -46,6 +50,23 @@ export interface CreatedApiKey {
 
 const MAX_CACHED_LOOKUPS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A key moved to another version (`admin key api-version`), as `key create` printed it but the key itself. */
+export interface RepinnedApiKey {
+  id: string;
+  prefix: string;
+  name: string;
+  scopes: string[];
+  apiVersion: ApiVersion;
+  business: string;
+  createdAt: string;
+  mode: ApiKeyMode;
+}
+
+/** The refusal of a version that is not published, at `path`. */
+function checkApiVersion(value: string, path: string): { path: string; message: string }[] {
+  return isApiVersion(value) ? [] : [{ path, message: `unknown API version ${value}; published: ${API_VERSIONS.join(', ')}` }];
+}
 
 export interface RevokedApiKey {
   business: string;
@@ -79,7 +100,9 @@ export class ApiKeysService {
     if (input.name.trim().length === 0 || input.name.length > 120) {
       errors.push({ path: '/name', message: 'must be 1 to 120 characters' });
     }
+    if (input.apiVersion !== undefined) errors.push(...checkApiVersion(input.apiVersion, '/apiVersion'));
     if (errors.length > 0) throw validationFailed(errors);
+    const apiVersion = (input.apiVersion as ApiVersion | undefined) ?? CURRENT_API_VERSION;
 
     const business = await this.businesses.getBySlug(input.businessSlug);
     const member = await this.businessesRepository.findMemberByEmail(business.id, input.memberEmail);
@@ -102,6 +125,7 @@ export class ApiKeysService {
       scopes: [...new Set(input.scopes)],
       createdAt: new Date(),
       revokedAt: null,
+      apiVersion,
     });
     await this.keys.insert(entity);
     return {
@@ -110,6 +134,7 @@ export class ApiKeysService {
       prefix: entity.prefix,
       name: entity.name,
       scopes: entity.scopes,
+      apiVersion: entity.apiVersion,
       business: business.slug,
       member: member.email,
       createdAt: entity.createdAt.toISOString(),
@@ -151,6 +176,37 @@ export class ApiKeysService {
     const prefix = await this.keys.revokeById(owner.id, ids[0]);
     if (prefix === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${which.prefix}.`);
     return { business: business.slug, id: ids[0], prefix, revoked: 1 };
+  }
+
+  /**
+   * Pins one active key, named by its id, to another published version (docs/design-record.md#d22).
+   * Like a revocation, it reaches every API instance within AUTH_CACHE_TTL_MS: a lookup cached
+   * before it is answered until then (docs/design-record.md#d2), and nothing is broadcast.
+   */
+  async setApiVersion(businessSlug: string, id: string, apiVersion: string): Promise<RepinnedApiKey> {
+    const errors = checkApiVersion(apiVersion, '/apiVersion');
+    if (!UUID.test(id)) errors.unshift({ path: '/id', message: 'must be a key id (a UUID), as key create printed it' });
+    if (errors.length > 0) throw validationFailed(errors);
+    const business = await this.businesses.getBySlug(businessSlug);
+    // A live key, else a test key of the business's sandbox (docs/design-record.md#d19), as revoke finds them.
+    let mode: ApiKeyMode = 'live';
+    let key = await this.keys.setApiVersion(business.id, id, apiVersion as ApiVersion);
+    if (key === null) {
+      const sandbox = await this.sandboxes.findSandbox(business);
+      if (sandbox) key = await this.keys.setApiVersion(sandbox.id, id, apiVersion as ApiVersion);
+      mode = 'test';
+    }
+    if (key === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the id ${id}.`);
+    return {
+      id: key.id,
+      prefix: key.prefix,
+      name: key.name,
+      scopes: key.scopes,
+      apiVersion: key.apiVersion,
+      business: business.slug,
+      createdAt: key.createdAt.toISOString(),
+      mode,
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
 import type { DeliveryAttemptEntity } from '#database/entities/delivery-attempt.entity.js';
 import type { DeliveryStatus, NoticeDeliveryEntity } from '#database/entities/notice-delivery.entity.js';
@@ -38,6 +39,8 @@ export interface DeliveryToSend extends DeliveryRef {
     previousSecretExpiresAt: Date | null;
     enabled: boolean;
     disabledReason: string | null;
+    /** The version the notice is to be shaped for (docs/design-record.md#d22). */
+    apiVersion: ApiVersion;
   };
 }
 
@@ -144,7 +147,8 @@ const DELIVERIES_FOR_SENDING = defineStatement<[businessIds: string[], noticeIds
        d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload,
        coalesce(b.live_business_id, b.id) AS "liveBusinessId", b.live_business_id IS NOT NULL AS sandbox,
        e.url, e.secret AS "sealedSecret", e.previous_secret AS "sealedPreviousSecret",
-       e.previous_secret_expires_at AS "previousSecretExpiresAt", e.enabled, e.disabled_reason AS "disabledReason"
+       e.previous_secret_expires_at AS "previousSecretExpiresAt", e.enabled, e.disabled_reason AS "disabledReason",
+       e.api_version AS "apiVersion"
   FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS ref(business_id, notice_id, endpoint_id)
   JOIN notice_deliveries d ON d.business_id = ref.business_id AND d.notice_id = ref.notice_id AND d.endpoint_id = ref.endpoint_id
   JOIN notices n ON n.id = d.notice_id
@@ -363,6 +367,7 @@ export class NoticeDeliveriesRepository {
           previousSecretExpiresAt: row.previousSecretExpiresAt,
           enabled: row.enabled,
           disabledReason: row.disabledReason,
+          apiVersion: row.apiVersion,
         },
       };
     });

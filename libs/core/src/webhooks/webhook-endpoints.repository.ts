@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { defineStatement } from '#database/statement.js';
@@ -9,8 +10,8 @@ type EnabledEndpoint = Pick<WebhookEndpointEntity, 'id' | 'businessId' | 'events
 
 const ENDPOINT_COLUMNS = `id, business_id AS "businessId", url, events, description, secret, previous_secret AS "previousSecret",
        previous_secret_expires_at AS "previousSecretExpiresAt", enabled, disabled_reason AS "disabledReason",
-       failing_since AS "failingSince", created_by_member_id AS "createdByMemberId", created_at AS "createdAt",
-       updated_at AS "updatedAt"`;
+       failing_since AS "failingSince", created_by_member_id AS "createdByMemberId", api_version AS "apiVersion",
+       created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const INSERT_ENDPOINT = defineStatement<
   [
@@ -28,12 +29,13 @@ const INSERT_ENDPOINT = defineStatement<
     createdByMemberId: string | null,
     createdAt: Date,
     updatedAt: Date,
+    apiVersion: ApiVersion,
   ]
 >({
   name: 'insert_webhook_endpoint',
   text: `INSERT INTO webhook_endpoints (id, business_id, url, events, description, secret, previous_secret, previous_secret_expires_at,
-                               enabled, disabled_reason, failing_since, created_by_member_id, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                               enabled, disabled_reason, failing_since, created_by_member_id, created_at, updated_at, api_version)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 });
 
 const ENDPOINT_BY_ID = defineStatement<[businessId: string, id: string], WebhookEndpointEntity>({
@@ -162,6 +164,7 @@ export class WebhookEndpointsRepository {
       endpoint.createdByMemberId,
       endpoint.createdAt,
       endpoint.updatedAt,
+      endpoint.apiVersion,
     ]);
   }
 

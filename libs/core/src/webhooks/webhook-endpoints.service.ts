@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
+import { API_VERSIONS, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
 import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { newId } from '#database/new-id.js';
@@ -30,6 +31,8 @@ export interface NewEndpoint {
   description?: string | null;
   /** The OWNER or PARTNER who registered it through the admin command line; null otherwise. */
   createdByMemberId?: string | null;
+  /** The version its notices are shaped for, when its creator chose one (docs/design-record.md#d22). */
+  apiVersion?: string;
 }
 
 export interface EndpointChanges {
@@ -39,8 +42,11 @@ export interface EndpointChanges {
   active?: boolean;
 }
 
-/** A new endpoint as it is stored, active, with a fresh secret: the one way its row is made (the fixture loader too). */
-export function newEndpointRow(businessId: string, input: NewEndpoint, now: Date): WebhookEndpointEntity {
+/**
+ * A new endpoint as it is stored, active, with a fresh secret: the one way its row is made (the
+ * fixture loader too). `apiVersion`: the version it is pinned to (docs/design-record.md#d22), checked by the caller.
+ */
+export function newEndpointRow(businessId: string, input: NewEndpoint, now: Date, apiVersion: ApiVersion): WebhookEndpointEntity {
   return Object.assign(new WebhookEndpointEntity(), {
     id: newId(),
     businessId,
@@ -50,6 +56,7 @@ export function newEndpointRow(businessId: string, input: NewEndpoint, now: Date
     secret: generateWebhookSecret(),
     previousSecret: null,
     previousSecretExpiresAt: null,
+    apiVersion,
     enabled: true,
     disabledReason: null,
     failingSince: null,
@@ -104,11 +111,22 @@ export class WebhookEndpointsService {
     return member.id;
   }
 
-  /** `tenantId`: the live business (docs/design-record.md#d24), whose share of name resolution the address check takes. */
-  async create(businessId: string, input: NewEndpoint, tenantId: string): Promise<WebhookEndpointEntity> {
+  /**
+   * `tenantId`: the live business (docs/design-record.md#d24), whose share of name resolution the
+   * address check takes. `creatorVersion`: the creating key's version, what the endpoint is pinned
+   * to unless `input.apiVersion` names another (docs/design-record.md#d22); the admin command line,
+   * which has no key, gives the current one.
+   */
+  async create(businessId: string, input: NewEndpoint, tenantId: string, creatorVersion: ApiVersion): Promise<WebhookEndpointEntity> {
     this.checkEvents(input.events);
+    const apiVersion = input.apiVersion ?? creatorVersion;
+    if (!isApiVersion(apiVersion)) {
+      throw validationFailed([
+        { path: '/apiVersion', message: `unknown API version ${apiVersion}; published: ${API_VERSIONS.join(', ')}` },
+      ]);
+    }
     await this.checkAddress(input.url, tenantId);
-    const endpoint = newEndpointRow(businessId, input, this.clock.now());
+    const endpoint = newEndpointRow(businessId, input, this.clock.now(), apiVersion);
     await this.database.transactional(async () => {
       if ((await this.endpoints.countLocked(businessId)) >= MAX_ENDPOINTS_PER_BUSINESS) {
         throw new DomainError(

@@ -1,10 +1,13 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { BusinessEntity } from './business.entity.js';
 import { MemberEntity } from './member.entity.js';
 
 @Entity({ name: 'api_keys' })
 @Index('api_keys_hash_key', ['keyHash'], { unique: true })
 @Index('api_keys_business_prefix_idx', ['businessId', 'prefix'])
+// The published versions (API_VERSIONS); publishing another takes a migration that replaces the check.
+@Check('api_keys_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0')`)
 export class ApiKeyEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -29,6 +32,10 @@ export class ApiKeyEntity {
 
   @Column({ type: 'text', array: true })
   scopes: string[];
+
+  /** The API version the key is answered in (docs/design-record.md#d22); no default: every insert names it. */
+  @Column({ name: 'api_version', type: 'text' })
+  apiVersion: ApiVersion;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

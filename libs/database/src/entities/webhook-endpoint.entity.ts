@@ -1,9 +1,12 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { BusinessEntity } from './business.entity.js';
 
 @Entity({ name: 'webhook_endpoints' })
 @Index('webhook_endpoints_business_idx', ['businessId'])
 @Check('webhook_endpoints_description_check', 'char_length(description) <= 200')
+// The published versions (API_VERSIONS); publishing another takes a migration that replaces the check.
+@Check('webhook_endpoints_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0')`)
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -31,6 +34,13 @@ export class WebhookEndpointEntity {
 
   @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
   previousSecretExpiresAt: Date | null;
+
+  /**
+   * The API version its notices are shaped for (docs/design-record.md#d22): the creating key's,
+   * or the one its creator chose. No default: every insert names it.
+   */
+  @Column({ name: 'api_version', type: 'text' })
+  apiVersion: ApiVersion;
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '#config/app-config.js';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import type { DeliveryRef, DeliveryToSend } from '#core/webhooks/notice-deliveries.repository.js';
 import type { DeliveryOutcome, NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
 import { NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
@@ -61,6 +62,7 @@ class TestBusiness {
         previousSecretExpiresAt: null,
         enabled: true,
         disabledReason: null,
+        apiVersion: CURRENT_API_VERSION,
       },
     };
     deliveries.rows.set(refKey(delivery), delivery);
