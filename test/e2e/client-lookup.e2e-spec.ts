@@ -100,6 +100,21 @@ describe('GET /clients lookup by phone and e-mail (D21)', () => {
     expect(both.status).toBe(400);
   });
 
+  it('refuses a lookup without a criterion (an empty or blank phone or e-mail) as 400 naming each parameter, never answering a client', async () => {
+    // The business has clients: a lookup that fell back to the plain list would answer the first.
+    await createClient({ name: 'Not Meant', phone: uniquePhone().e164 });
+    expectValidationFailed(await list({ phone: '' }), '/query/phone');
+    expectValidationFailed(await list({ email: '' }), '/query/email');
+    expectValidationFailed(await list({ phone: '   ' }), '/query/phone');
+    expectValidationFailed(await list({ email: ' ' }), '/query/email');
+    expectValidationFailed(await list({ phone: '', limit: 1 }), '/query/phone');
+    const neither = await list({ phone: '', email: '' });
+    expectValidationFailed(neither, '/query/phone');
+    expectValidationFailed(neither, '/query/email');
+    // Only the plain list, without either parameter, lists every client.
+    expect((await list({ limit: 1 })).body.data).toHaveLength(1);
+  });
+
   it('needs clients.read', async () => {
     const key = await createKey(api.app, tenant, ['appointments.read']);
     const res = await list({ phone: uniquePhone().typed }, key);

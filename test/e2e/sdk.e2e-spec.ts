@@ -4,7 +4,14 @@ import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { SCOPES } from '#core/scopes/scope.js';
-import { SchedulingApiError, SchedulingClient, isSchedulingApiError, verifyNotice, type SchedulingClientOptions } from '#sdk/index.js';
+import {
+  SchedulingApiError,
+  SchedulingClient,
+  isSchedulingApiError,
+  verifyNotice,
+  type ClientContact,
+  type SchedulingClientOptions,
+} from '#sdk/index.js';
 import { ALL_WEEK } from '../factories/booking-fixture.js';
 import { CompiledApi, contractCheckedFetch } from '../utils/compiled-api.js';
 import { childEnv } from '../utils/child-process.js';
@@ -25,6 +32,8 @@ let server: CompiledApi;
 let admin: INestApplicationContext;
 let business: SeededBusiness;
 let redis: Redis;
+/** The seeded client's phone, the only client of the business: a lookup that became the plain list would answer it. */
+const JOAO_DIGITS = String(Date.now() % 10_000_000).padStart(7, '0');
 const violations: string[] = [];
 
 beforeAll(async () => {
@@ -42,7 +51,7 @@ beforeAll(async () => {
       { ref: 'ana', name: 'Ana Costa', workingHours: ALL_WEEK },
       { ref: 'rui', name: 'Rui Alves', workingHours: ALL_WEEK },
     ],
-    clients: [{ ref: 'joao', name: 'João Silva', phone: `+35191${String(Date.now() % 10_000_000).padStart(7, '0')}`, email: null }],
+    clients: [{ ref: 'joao', name: 'João Silva', phone: `+35191${JOAO_DIGITS}`, email: null }],
     keys: ['flow', 'limit', 'lost', 'walk'].map((ref) => ({ ref, member: 'owner', name: ref, scopes: [...SCOPES] })),
   });
 });
@@ -254,5 +263,37 @@ describe('SDK retries against the real API', () => {
     } finally {
       await new Promise((done) => proxy.close(done));
     }
+  });
+});
+
+describe('clients.find (docs/design-record.md#d21)', () => {
+  it('finds a client by its phone, and refuses a contact with neither phone nor e-mail before sending anything', async () => {
+    const sent: string[] = [];
+    const checked = contractCheckedFetch(violations);
+    const sdk = sdkFor(business.keys.walk.key, {
+      fetch: (request) => {
+        sent.push(`${request.method} ${new URL(request.url).search}`);
+        return checked(request);
+      },
+    });
+    const contacts: unknown[] = [{}, { phone: undefined }, { email: undefined }, { phone: '' }, { phone: '', email: '' }];
+    for (const contact of contacts) {
+      const refused = await sdk.clients.find(contact as ClientContact).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(TypeError);
+      expect((refused as TypeError).message).toMatch(/needs a phone or an e-mail/);
+    }
+    expect(sent).toEqual([]);
+
+    const found = await sdk.clients.find({ phone: `+351 91 ${JOAO_DIGITS.slice(0, 3)} ${JOAO_DIGITS.slice(3)}` });
+    expect(found?.id).toBe(business.clients.joao);
+    expect(await sdk.clients.find({ email: `nobody.${JOAO_DIGITS}@example.com` })).toBeNull();
+
+    // What does reach the server as a lookup with only empty values is refused there, naming both.
+    const empty = await sdk.clients.listPage({ phone: '', email: '' }).catch((error: unknown) => error);
+    expect(empty).toBeInstanceOf(SchedulingApiError);
+    expect((empty as SchedulingApiError).code).toBe('VALIDATION_FAILED');
+    expect((empty as SchedulingApiError).errors.map((error) => error.path)).toEqual(
+      expect.arrayContaining(['/query/phone', '/query/email']),
+    );
   });
 });

@@ -9,6 +9,7 @@ export type {
   BodyOf,
   WalkQuery,
   ListPage,
+  ClientContact,
 } from './scheduling-client.js';
 export { SchedulingApiError, isSchedulingApiError, isProblemCode } from './errors.js';
 export type { ProblemCode, ProblemFieldError } from './errors.js';

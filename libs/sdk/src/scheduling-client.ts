@@ -59,6 +59,33 @@ export function apiBaseUrl(baseUrl: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** What `clients.find` looks a client up by: a phone, an e-mail, or both (D21); `{}` is not one. */
+export type ClientContact = { phone: string; email?: string } | { phone?: string; email: string };
+
+/**
+ * The query of a lookup: the phone and the e-mail that are given, without an empty one. A contact
+ * with neither is refused here, before anything is sent: without `phone` and `email`, GET /clients
+ * is the plain list, and its first client is not the one a partner was looking for
+ * (docs/design-record.md#d21). A caller without types (or with `as`) can still pass `{}`, undefined
+ * or an empty string from a form.
+ */
+function lookupQuery(contact: ClientContact): { phone?: string; email?: string } {
+  const query: { phone?: string; email?: string } = {};
+  for (const name of ['phone', 'email'] as const) {
+    const value: unknown = (contact as Partial<Record<'phone' | 'email', unknown>> | null | undefined)?.[name];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw new TypeError(`clients.find: ${name} must be a string, not ${typeof value}`);
+    if (value.trim() !== '') query[name] = value;
+  }
+  if (query.phone === undefined && query.email === undefined) {
+    throw new TypeError(
+      "clients.find needs a phone or an e-mail to look a client up, e.g. find({ phone: '+351912345678' }) or " +
+        "find({ email: 'ana@example.com' }); neither was given (or both were empty). clients.list() lists every client.",
+    );
+  }
+  return query;
+}
+
 type ApiResult<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /**
@@ -137,9 +164,13 @@ export class SchedulingClient {
       walkPages((cursor) => this.clients.listPage({ ...query, cursor }, options)),
     listPage: (query: QueryOf<'listClients'> = {}, options: CallOptions = {}): Promise<Schemas['ClientList']> =>
       this.run(this.http.GET('/clients', { params: { query }, signal: options.signal })),
-    /** The client with this phone (any format) or e-mail (any case), or null: what to do after CLIENT_EXISTS. */
-    find: async (contact: { phone?: string; email?: string }, options: CallOptions = {}): Promise<Schemas['Client'] | null> => {
-      const page = await this.clients.listPage({ ...contact, limit: 1 }, options);
+    /**
+     * The client with this phone (any format) or e-mail (any case), or with both when both are
+     * given, or null: what to do after CLIENT_EXISTS. Throws a TypeError, sending nothing, when
+     * neither is given (see lookupQuery).
+     */
+    find: async (contact: ClientContact, options: CallOptions = {}): Promise<Schemas['Client'] | null> => {
+      const page = await this.clients.listPage({ ...lookupQuery(contact), limit: 1 }, options);
       return page.data[0] ?? null;
     },
     get: (id: string, options: CallOptions = {}): Promise<Schemas['Client']> =>
