@@ -91,8 +91,14 @@ export function differences(before, after, path = '', mayGrow = () => false) {
   return found;
 }
 
-/** Every way 1.3.0 answers a 1.2.0 operation or sends a 1.2.0 notice differently than 1.2.0 describes. */
-export function compatibilityProblems(frozen, current) {
+/**
+ * Every way `current` answers an operation of `frozen` or sends one of its notices differently
+ * than `frozen` describes, and every request rule it narrows. With `responses: false` (from 1.4.0
+ * on, whose answers are shaped for each caller's pinned version, docs/design-record.md#d22) only
+ * the requests are compared: an answer may grow, since a caller pinned to an older version never
+ * sees the growth.
+ */
+export function compatibilityProblems(frozen, current, { responses = true } = {}) {
   const problems = [];
   const now = operations(current);
   for (const [name, before] of operations(frozen)) {
@@ -101,6 +107,7 @@ export function compatibilityProblems(frozen, current) {
       problems.push(`${name}: removed`);
       continue;
     }
+    if (!responses) continue;
     const mayGrow = (path) =>
       after['x-scope-list-grows'] === true && (/\/properties\/scopes\//.test(path) || path.endsWith('/properties/prefix/pattern'));
     for (const [status, response] of Object.entries(before.responses ?? {})) {
@@ -131,6 +138,7 @@ export function compatibilityProblems(frozen, current) {
       problems.push(`notice ${type}: removed`);
       continue;
     }
+    if (!responses) continue;
     problems.push(
       ...differences(structural(frozen, item.post?.requestBody), structural(current, later.post?.requestBody)).map(
         (d) => `notice ${type}${d}`,

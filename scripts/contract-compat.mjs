@@ -1,5 +1,6 @@
 // `npm run contract:compat`: proves openapi/v1.3.0.yaml a backward-compatible superset of the frozen
-// openapi/v1.2.0.yaml (docs/design-record.md#d13), in two parts:
+// openapi/v1.2.0.yaml (docs/design-record.md#d13), and openapi/v1.4.0.yaml one of 1.3.0 for
+// requests (docs/design-record.md#d22), each in two parts:
 // 1. Optic's breaking-change rules (a maintained checker): removed operations, parameters, response
 //    fields or statuses, new required request fields, narrowed request types. `--validation loose`
 //    accepts OpenAPI 3.1's `jsonSchemaDialect`; telemetry is off, so it runs offline. optic.compat.yml
@@ -11,27 +12,45 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { compatibilityProblems } from './contract-compat-rules.mjs';
 
-const [frozenPath = 'openapi/v1.2.0.yaml', currentPath = 'openapi/v1.3.0.yaml'] = process.argv.slice(2);
+/**
+ * The pairs checked when no paths are given: 1.3.0 against 1.2.0 in full (D13), and 1.4.0 against
+ * 1.3.0 for requests only (D22: answers are shaped for the caller's pinned version, so they may grow).
+ */
+const PAIRS = [
+  { frozenPath: 'openapi/v1.2.0.yaml', currentPath: 'openapi/v1.3.0.yaml', responses: true },
+  { frozenPath: 'openapi/v1.3.0.yaml', currentPath: 'openapi/v1.4.0.yaml', responses: false },
+];
 
-console.log(`Optic: breaking changes from ${frozenPath} to ${currentPath}`);
-const optic = spawnSync(
-  'node_modules/.bin/optic',
-  ['diff', frozenPath, currentPath, '--check', '--validation', 'loose', '--standard', 'optic.compat.yml'],
-  {
-    stdio: 'inherit',
-    env: { ...process.env, OPTIC_TELEMETRY_LEVEL: 'off' },
-  },
-);
-if (optic.error) throw optic.error;
+const args = process.argv.slice(2);
+const requestsOnly = args.includes('--requests-only');
+const paths = args.filter((arg) => arg !== '--requests-only');
+const pairs = paths.length === 2 ? [{ frozenPath: paths[0], currentPath: paths[1], responses: !requestsOnly }] : PAIRS;
 
 const read = (path) => parse(readFileSync(path, 'utf8'));
-const problems = compatibilityProblems(read(frozenPath), read(currentPath));
-console.log(`\nResponses and notices of ${frozenPath} answered the same by ${currentPath}:`);
-if (problems.length === 0) console.log('  every 1.2.0 response schema and notice is unchanged.');
-for (const problem of problems) console.log(`  ✖ ${problem}`);
+let failed = false;
+for (const { frozenPath, currentPath, responses } of pairs) {
+  console.log(`Optic: breaking changes from ${frozenPath} to ${currentPath}`);
+  const optic = spawnSync(
+    'node_modules/.bin/optic',
+    ['diff', frozenPath, currentPath, '--check', '--validation', 'loose', '--standard', 'optic.compat.yml'],
+    { stdio: 'inherit', env: { ...process.env, OPTIC_TELEMETRY_LEVEL: 'off' } },
+  );
+  if (optic.error) throw optic.error;
 
-if (optic.status !== 0 || problems.length > 0) {
-  console.error(`\n${currentPath} is not a compatible superset of ${frozenPath}.`);
-  process.exit(1);
+  const problems = compatibilityProblems(read(frozenPath), read(currentPath), { responses });
+  console.log(
+    responses
+      ? `\nResponses, notices and request rules of ${frozenPath} kept by ${currentPath}:`
+      : `\nRequest rules of ${frozenPath} kept by ${currentPath} (its answers are shaped per pinned version):`,
+  );
+  if (problems.length === 0) console.log('  nothing removed or narrowed.');
+  for (const problem of problems) console.log(`  ✖ ${problem}`);
+
+  if (optic.status !== 0 || problems.length > 0) {
+    console.error(`\n${currentPath} is not a compatible superset of ${frozenPath}.\n`);
+    failed = true;
+  } else {
+    console.log(`\n${currentPath} is a compatible superset of ${frozenPath}${responses ? '' : ' for requests'}.\n`);
+  }
 }
-console.log(`\n${currentPath} is a compatible superset of ${frozenPath}.`);
+if (failed) process.exit(1);

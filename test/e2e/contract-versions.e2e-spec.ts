@@ -6,7 +6,7 @@ import { ContractResponseValidator } from '../utils/contract-response-validator.
 import { E2eApi } from '../utils/e2e-api.js';
 import { testConfig } from '../utils/test-config.js';
 
-/** The two published documents and the address they name (docs/design-record.md#d13). */
+/** The published documents and the address they name (docs/design-record.md#d13, #d22). */
 const file = (name: string) => parse(readFileSync(join(process.cwd(), 'openapi', name), 'utf8')) as Record<string, unknown>;
 const withoutServers = ({ servers: _servers, ...rest }: Record<string, unknown>) => rest;
 
@@ -24,7 +24,11 @@ afterAll(async () => {
   await published.close();
 });
 
-const DOCUMENTS = ['/openapi.json', '/openapi.yaml', '/v1/api/openapi/1.2.0.json', '/v1/api/openapi/1.2.0.yaml'];
+const DOCUMENTS = [
+  '/openapi.json',
+  '/openapi.yaml',
+  ...['1.2.0', '1.3.0', '1.4.0'].flatMap((version) => [`/v1/api/openapi/${version}.json`, `/v1/api/openapi/${version}.yaml`]),
+];
 const serverOf = (res: { headers: Record<string, string>; text: string }) =>
   (parse(res.text) as { servers: { url: string }[] }).servers[0].url;
 /** The request headers an answer says it varies with, in lower case. */
@@ -36,25 +40,30 @@ const varyOf = (res: { headers: Record<string, string> }) =>
     .sort();
 
 describe('the published documents', () => {
-  it('serves 1.3.0 at openapi.json and .yaml, and the frozen 1.2.0 as published beside it', async () => {
+  it('serves 1.4.0 at openapi.json and .yaml, and every published version as published at openapi/<version>', async () => {
     const current = await api.get('/openapi.json');
-    expect(current.body.info.version).toBe('1.3.0');
-    const frozen = await api.get('/v1/api/openapi/1.2.0.json');
-    expect(frozen.status).toBe(200);
-    expect(withoutServers(frozen.body)).toEqual(withoutServers(file('v1.2.0.yaml')));
-    const frozenYaml = await api.get('/v1/api/openapi/1.2.0.yaml');
-    expect(frozenYaml.headers['content-type']).toMatch(/^application\/yaml/);
-    expect(withoutServers(parse(frozenYaml.text))).toEqual(withoutServers(file('v1.2.0.yaml')));
+    expect(current.body.info.version).toBe('1.4.0');
+    for (const version of ['1.2.0', '1.3.0', '1.4.0']) {
+      const json = await api.get(`/v1/api/openapi/${version}.json`);
+      expect({ version, status: json.status }).toEqual({ version, status: 200 });
+      expect(withoutServers(json.body)).toEqual(withoutServers(file(`v${version}.yaml`)));
+      const yaml = await api.get(`/v1/api/openapi/${version}.yaml`);
+      expect(yaml.headers['content-type']).toMatch(/^application\/yaml/);
+      expect(withoutServers(parse(yaml.text))).toEqual(withoutServers(file(`v${version}.yaml`)));
+    }
+    const unknown = await api.get('/v1/api/openapi/1.1.0.json');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatch(/1\.2\.0, 1\.3\.0, 1\.4\.0/);
   });
 
   // No extension is enabled unless EXTENSIONS names it (docs/extending.md): the document is the file.
-  it('serves openapi/v1.3.0.yaml as published when no extension is enabled', async () => {
-    expect(withoutServers((await api.get('/openapi.json')).body)).toEqual(withoutServers(file('v1.3.0.yaml')));
-    expect(withoutServers(parse((await api.get('/openapi.yaml')).text))).toEqual(withoutServers(file('v1.3.0.yaml')));
+  it('serves openapi/v1.4.0.yaml as published when no extension is enabled', async () => {
+    expect(withoutServers((await api.get('/openapi.json')).body)).toEqual(withoutServers(file('v1.4.0.yaml')));
+    expect(withoutServers(parse((await api.get('/openapi.yaml')).text))).toEqual(withoutServers(file('v1.4.0.yaml')));
   });
 
   it('names as server the address it was requested at', async () => {
-    for (const path of ['/openapi.json', '/v1/api/openapi/1.2.0.json']) {
+    for (const path of ['/openapi.json', '/v1/api/openapi/1.2.0.json', '/v1/api/openapi/1.3.0.json']) {
       const local = await api.get(path);
       expect(local.body.servers).toEqual([
         { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1\/api$/), description: expect.any(String) },

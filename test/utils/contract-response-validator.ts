@@ -28,7 +28,7 @@ interface ResponseObject {
 }
 
 /**
- * Checks a response against the served contract (openapi/v1.3.0.yaml and the enabled extensions'): the status is declared for the operation, the
+ * Checks a response against the served contract (openapi/v1.4.0.yaml and the enabled extensions'): the status is declared for the operation, the
  * media type and body match its schema, and the required headers are present and valid.
  */
 export class ContractResponseValidator {
@@ -111,6 +111,11 @@ export class ContractResponseValidator {
       join(dir, `seen-${process.pid}.jsonl`),
       `${JSON.stringify({ operationId: route.operation.operationId, status: response.status })}\n`,
     );
+  }
+
+  /** The operationId the document gives this method and path, if any. */
+  operationIdOf(response: Pick<ObservedResponse, 'method' | 'path'>): string | undefined {
+    return this.routeOf(response as ObservedResponse)?.operation.operationId;
   }
 
   /** Whether the document has an operation for this method and path. */

@@ -6,33 +6,64 @@ import { Test } from '@nestjs/testing';
 import { ApiModule } from '#api/api.module.js';
 import { API_APP_OPTIONS, configureApiApp, createApiApp } from '#api/configure-app.js';
 import { MetricsServer } from '#api/metrics/metrics-server.js';
-import { loadFrozenContract } from '#contract/served-contract.js';
-import { ContractResponseValidator } from './contract-response-validator.js';
+import { loadFrozenContract, loadPublishedContract } from '#contract/served-contract.js';
+import { versionIntroducing, shapeAnswer } from '#contract/versions/answer-shaper.js';
+import { API_VERSIONS, compareApiVersions, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
+import { ContractResponseValidator, type ObservedResponse } from './contract-response-validator.js';
 import { testConfig } from './test-config.js';
 
 export const BASE = '/v1/api';
 /**
- * Made at the first call, once an application has said which extensions it serves: the answers
- * are checked against the contract it serves (the published one, with the enabled extensions').
+ * One validator per published version, made at the first call, once an application has said which
+ * extensions it serves: an answer is checked against the document of the version its Api-Version
+ * header names (docs/design-record.md#d22), the current one with the enabled extensions'.
  */
-let validator: ContractResponseValidator | undefined;
-/**
- * The frozen 1.2.0 document (docs/design-record.md#d13): every answer of an operation it describes
- * must conform to it as well, so partners' clients generated from it keep working.
- */
+const validators = new Map<ApiVersion, ContractResponseValidator>();
+function validatorOf(version: ApiVersion): ContractResponseValidator {
+  let validator = validators.get(version);
+  if (!validator) validators.set(version, (validator = new ContractResponseValidator(loadPublishedContract(version).document)));
+  return validator;
+}
+
 const frozen = loadFrozenContract().document;
-const frozenValidator = new ContractResponseValidator(frozen, false);
 const FROZEN_SCOPES = new Set((frozen.components.schemas as { Scope: { enum: string[] } }).Scope.enum);
 
 /**
  * GET /me shows the key as it is: a key granted a scope added after 1.2.0 shows it, and a test key
  * (1.3.0, docs/design-record.md#d19) its rk_test_ prefix, the answers D13 lets differ from 1.2.0.
- * Such answers are checked against the current document only.
+ * Such answers are not checked against the 1.2.0 document.
  */
 function showsLaterScopes(path: string, status: number, text: string): boolean {
   if (path !== '/me' || status !== 200) return false;
   const key = (JSON.parse(text) as { key?: { prefix?: string; scopes?: { scope: string }[] } }).key;
   return (key?.scopes ?? []).some(({ scope }) => !FROZEN_SCOPES.has(scope)) || key?.prefix?.startsWith('rk_test_') === true;
+}
+
+/**
+ * What an answer breaks: of the document of its version, and, shaped down for every earlier
+ * version that has its operation, of theirs (so every answer a test sees also proves the
+ * down-conversions of docs/design-record.md#d22 on real data).
+ */
+function contractProblems(observed: ObservedResponse): string[] {
+  const header = observed.headers['api-version'];
+  if (!isApiVersion(header)) return [`Api-Version header is missing or unknown (${String(header)})`];
+  const answered = validatorOf(header);
+  const own = answered.describes(observed) ? answered : validatorOf(CURRENT_API_VERSION);
+  const problems = own.check(observed);
+  const operationId = own.operationIdOf(observed);
+  const json = /json/.test(String(observed.headers['content-type'] ?? ''));
+  if (problems.length > 0 || operationId === undefined || !json || observed.status === 503) return problems;
+  for (const earlier of API_VERSIONS.filter((version) => compareApiVersions(version, header) < 0)) {
+    if (compareApiVersions(versionIntroducing(operationId), earlier) > 0 || !validatorOf(earlier).describes(observed)) continue;
+    if (earlier === '1.2.0' && showsLaterScopes(observed.path, observed.status, observed.text)) continue;
+    const text = JSON.stringify(shapeAnswer(earlier, operationId, observed.status, JSON.parse(observed.text)));
+    problems.push(
+      ...validatorOf(earlier)
+        .check({ ...observed, text })
+        .map((problem) => `(shaped for ${earlier}) ${problem}`),
+    );
+  }
+  return problems;
 }
 
 export type CallMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -59,8 +90,9 @@ export interface ApiResponse {
 }
 
 /**
- * The real API bootstrap on an ephemeral port. Every call goes through the contract validator:
- * a response that does not conform to openapi/v1.3.0.yaml fails the test that made it.
+ * The real API bootstrap on an ephemeral port. Every call goes through the contract validators:
+ * a response that does not conform to the document of its version (and, shaped down, to every
+ * earlier one's) fails the test that made it.
  */
 export class E2eApi {
   private metricsPort: number | undefined;
@@ -102,11 +134,7 @@ export class E2eApi {
     // Operations endpoints (/health, /metrics) are outside the contract; only the request id applies.
     const outsideApi = !url.startsWith(BASE);
     const observed = { method, path: url.replace(BASE, '').split('?')[0], status: res.status, headers: res.headers, text: res.text };
-    validator ??= new ContractResponseValidator();
-    const problems = outsideApi ? (res.headers['x-request-id'] ? [] : ['X-Request-Id header is missing']) : validator.check(observed);
-    if (!outsideApi && frozenValidator.describes(observed) && !showsLaterScopes(observed.path, observed.status, observed.text)) {
-      problems.push(...frozenValidator.check(observed).map((problem) => `(1.2.0) ${problem}`));
-    }
+    const problems = outsideApi ? (res.headers['x-request-id'] ? [] : ['X-Request-Id header is missing']) : contractProblems(observed);
     if (problems.length > 0) {
       throw new Error(`Response to ${method} ${url} breaks the contract:\n  ${problems.join('\n  ')}`);
     }

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig, loadConfig } from '#config/app-config.js';
@@ -24,6 +24,8 @@ import { enableExtensions } from '#extensions/index.js';
 import { requestValidator } from '#extensions-api/http/operation-input.interceptor.js';
 import { JobProcessingModule } from '#jobs/processors/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
+import { ApiVersionGuard } from './auth/api-version.guard.js';
+import { VersionShapingInterceptor } from '#extensions-api/http/version-shaping.interceptor.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
@@ -128,12 +130,15 @@ export class ApiModule {
         QueueMetrics,
         // Global guards run in the order listed: the order of checks of docs/design-record.md#d2.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: ApiVersionGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: PlanGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
         // Then the body is read: never for a caller the checks above refused (docs/design-record.md#d25).
         { provide: APP_GUARD, useClass: JsonBodyGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        // Outside every route's interceptors: answers leave shaped for the caller's version (docs/design-record.md#d22).
+        { provide: APP_INTERCEPTOR, useClass: VersionShapingInterceptor },
       ],
     };
   }

@@ -13,6 +13,7 @@ import { securityHeadersMiddleware } from './http/security-headers.js';
 import { limitRequestTimes } from './http/server-timeouts.js';
 import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
+import { defaultApiVersionHeader } from '#extensions-api/http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
 
 export { API_PREFIX };
@@ -34,6 +35,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   app.set('trust proxy', app.get(AppConfig).TRUSTED_PROXIES);
   limitRequestTimes(app.getHttpServer(), app.get(AppConfig));
   app.use(requestIdMiddleware);
+  app.use(defaultApiVersionHeader);
   app.use(app.get(RequestLogging).middleware);
   app.use(securityHeadersMiddleware);
   app.use(app.get(HttpMetrics).middleware);

@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { CONTRACT_FILES, CURRENT_API_VERSION } from './versions/api-versions.js';
 
-/** The contract: validation, generated types and tests follow it (docs/design-record.md#d13). */
-export const CONTRACT_FILE = 'openapi/v1.3.0.yaml';
+/** The contract: validation, generated types and tests follow it (docs/design-record.md#d13, #d22). */
+export const CONTRACT_FILE = CONTRACT_FILES[CURRENT_API_VERSION];
 
-/** The previous version, frozen as published; 1.3.0 is proven a compatible superset of it. */
-export const FROZEN_CONTRACT_FILE = 'openapi/v1.2.0.yaml';
+/** The first published version, frozen as published; every later one is proven a compatible superset of it. */
+export const FROZEN_CONTRACT_FILE = CONTRACT_FILES['1.2.0'];
 
 export interface OpenApiParameter {
   name: string;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { NOTICE_TYPES, OPERATIONS, type OperationFacts } from './generated/operations.js';
 import { FROZEN_CONTRACT_FILE, findContractPath, loadContract, type OpenApiDocument } from './openapi-document.js';
+import { CONTRACT_FILES, CURRENT_API_VERSION, type ApiVersion } from './versions/api-versions.js';
 
 /** What an extension's contract adds: its own OpenAPI document and the facts generated from it. */
 export interface ExtensionContract {
@@ -165,7 +166,7 @@ export function servedNoticeTypes(): readonly string[] {
 
 /**
  * The document the API serves, validates requests against and documents at /docs: the core's
- * (openapi/v1.3.0.yaml), merged with the enabled extensions'. Read once per process; with no
+ * (openapi/v1.4.0.yaml), merged with the enabled extensions'. Read once per process; with no
  * extension enabled, the published file as it is.
  */
 export function loadServedContract(): { yaml: string; document: OpenApiDocument } {
@@ -190,6 +191,14 @@ export function loadServedContract(): { yaml: string; document: OpenApiDocument 
 /** The frozen 1.2.0 document, as published: without the extensions, which it never described. */
 export function loadFrozenContract(): { yaml: string; document: OpenApiDocument } {
   return loadContract(FROZEN_CONTRACT_FILE);
+}
+
+/**
+ * The document of a published version (docs/design-record.md#d22): the current one as served (with
+ * the enabled extensions'), an earlier one frozen as published, without them.
+ */
+export function loadPublishedContract(version: ApiVersion): { yaml: string; document: OpenApiDocument } {
+  return version === CURRENT_API_VERSION ? loadServedContract() : loadContract(CONTRACT_FILES[version]);
 }
 
 const SERVER_DESCRIPTION = 'This service, at the address this document was requested from.';

@@ -43,12 +43,13 @@ const appointment = { id: 'a1' };
 const booking = { serviceId: 's', startAt: '2030-01-01T10:00:00Z', client: { id: 'c' } };
 
 describe('SchedulingClient transport', () => {
-  it('sends the key as Bearer, the user agent and the API base path; test and live keys alike', async () => {
+  it('sends the key as Bearer, the user agent, the API version it was generated for and the API base path; test and live keys alike', async () => {
     const { client, requests } = harness(() => json(200, { key: {}, business: {} }));
     await client.me();
     expect(requests[0].url).toBe('http://api.test/v1/api/me');
     expect(requests[0].headers.get('authorization')).toBe('Bearer rk_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345abcdef');
-    expect(requests[0].headers.get('user-agent')).toMatch(/^scheduling-sdk\/1\.3\.0$/);
+    expect(requests[0].headers.get('user-agent')).toMatch(/^scheduling-sdk\/1\.4\.0$/);
+    expect(requests[0].headers.get('api-version')).toBe('1.4.0');
   });
 
   it('generates one Idempotency-Key per write and sends it again on that write’s retries', async () => {

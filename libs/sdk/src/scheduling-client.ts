@@ -111,6 +111,9 @@ export class SchedulingClient {
       headers: {
         Authorization: `Bearer ${options.apiKey}`,
         'User-Agent': options.userAgent ? `${options.userAgent} ${SDK_AGENT}` : SDK_AGENT,
+        // The SDK's types are the shapes of the version it was generated from: it asks for that
+        // version whatever its key is pinned to (docs/design-record.md#d22).
+        'Api-Version': CONTRACT_VERSION,
       },
       fetch: retryingFetch({
         fetch: baseFetch,

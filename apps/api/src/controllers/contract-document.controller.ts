@@ -1,14 +1,17 @@
-import { Controller, Get, Header, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '#config/app-config.js';
-import { loadFrozenContract, loadServedContract, withServer } from '#contract/served-contract.js';
+import { loadPublishedContract, loadServedContract, withServer } from '#contract/served-contract.js';
+import { API_VERSIONS, isApiVersion } from '#contract/versions/api-versions.js';
+import { notFound } from '#core/errors/domain-error.js';
 import { Public } from '../auth/route-access.decorators.js';
 import { documentBaseUrl } from '../http/request-base-url.js';
 
 /**
- * The contract, served without a key (docs/design-record.md#d1, docs/design-record.md#d13): 1.3.0
- * with the enabled extensions' documents merged in, and the frozen 1.2.0 as published. Each
- * names as its server PUBLIC_BASE_URL, else the address it was requested at (docs/design-record.md#d25).
+ * The contract, served without a key (docs/design-record.md#d1, #d13, #d22): the current version
+ * with the enabled extensions' documents merged in, and every published version at
+ * openapi/<version>.json|yaml, the earlier ones as published. Each names as its server
+ * PUBLIC_BASE_URL, else the address it was requested at (docs/design-record.md#d25).
  */
 @Controller()
 @Public()
@@ -26,14 +29,19 @@ export class ContractDocumentController {
     return withServer(loadServedContract(), documentBaseUrl(request, response, this.config)).yaml;
   }
 
-  @Get('openapi/1.2.0.json')
-  frozenJson(@Req() request: Request, @Res({ passthrough: true }) response: Response): unknown {
-    return withServer(loadFrozenContract(), documentBaseUrl(request, response, this.config)).document;
+  @Get('openapi/:version.json')
+  versionJson(@Param('version') version: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): unknown {
+    return withServer(published(version), documentBaseUrl(request, response, this.config)).document;
   }
 
-  @Get('openapi/1.2.0.yaml')
+  @Get('openapi/:version.yaml')
   @Header('Content-Type', 'application/yaml; charset=utf-8')
-  frozenYaml(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
-    return withServer(loadFrozenContract(), documentBaseUrl(request, response, this.config)).yaml;
+  versionYaml(@Param('version') version: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): string {
+    return withServer(published(version), documentBaseUrl(request, response, this.config)).yaml;
   }
+}
+
+function published(version: string): ReturnType<typeof loadPublishedContract> {
+  if (!isApiVersion(version)) throw notFound(`Version ${version} of the contract (published: ${API_VERSIONS.join(', ')})`);
+  return loadPublishedContract(version);
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { loadFrozenContract, loadServedContract } from '#contract/served-contract.js';
+import { API_VERSIONS, CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { Public } from '../auth/route-access.decorators.js';
 import { API_PREFIX } from '../http/api-prefix.js';
 
@@ -18,16 +18,16 @@ export interface ApiIndex {
 
 function apiIndex(): ApiIndex {
   const api = `/${API_PREFIX}`;
-  const current = loadServedContract().document.info.version;
-  const frozen = loadFrozenContract().document.info.version;
   return {
     name: 'Business Scheduling API',
     docs: '/docs',
     openapi: `${api}/openapi.json`,
-    versions: [
-      { version: current, openapi: `${api}/openapi.json`, yaml: `${api}/openapi.yaml` },
-      { version: frozen, openapi: `${api}/openapi/${frozen}.json`, yaml: `${api}/openapi/${frozen}.yaml` },
-    ],
+    // Newest first: the current version, then every earlier one still served (docs/design-record.md#d22).
+    versions: [...API_VERSIONS].reverse().map((version) => ({
+      version,
+      openapi: version === CURRENT_API_VERSION ? `${api}/openapi.json` : `${api}/openapi/${version}.json`,
+      yaml: version === CURRENT_API_VERSION ? `${api}/openapi.yaml` : `${api}/openapi/${version}.yaml`,
+    })),
     health: '/health/ready',
   };
 }

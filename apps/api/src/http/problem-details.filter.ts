@@ -1,5 +1,6 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
+import { shapeAnswer, shapeInstance } from '#contract/versions/answer-shaper.js';
 import type { ApiRequest } from '#extensions-api/http/api-request.js';
 import { problemBody, PROBLEM_TYPES } from '#extensions-api/http/problem.js';
 import { problemOf } from '#extensions-api/http/problem-of.js';
@@ -37,7 +38,17 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // Refused before its body arrived (the key is checked first, docs/design-record.md#d25): the
     // rest of the body is never read, so the connection ends with this answer instead of waiting for it.
     if (req.complete === false) res.setHeader('Connection', 'close');
+    const status = PROBLEM_TYPES[code].status;
     const body = problemBody(code, detail, req.requestId, errors);
-    res.status(PROBLEM_TYPES[code].status).type('application/problem+json').send(JSON.stringify(body));
+    // Shaped for the request's version like any answer (docs/design-record.md#d22); refused before
+    // the key was known, for the current version.
+    const shape = req.answerShape;
+    const shaped =
+      shape === undefined
+        ? body
+        : shape.operationId === undefined
+          ? shapeInstance(shape.version, 'Problem', body)
+          : shapeAnswer(shape.version, shape.operationId, status, body);
+    res.status(status).type('application/problem+json').send(JSON.stringify(shaped));
   }
 }

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { ApiVersion } from '#contract/versions/api-versions.js';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 
 /** A request's input once checked against its operation (OperationInputInterceptor). */
@@ -15,4 +16,9 @@ export interface ApiRequest extends Request {
   /** A body that could not be read (malformed JSON, too large, nested too deeply); reported after the guards. */
   bodyError?: 'PAYLOAD_TOO_LARGE' | 'MALFORMED_JSON' | 'TOO_DEEP';
   operationInput?: OperationInput;
+  /**
+   * The version the answer is shaped for and the operation it answers (undefined for a route
+   * outside the contract), fixed once the key is known (docs/design-record.md#d22).
+   */
+  answerShape?: { version: ApiVersion; operationId: string | undefined };
 }

@@ -2,6 +2,7 @@ import { HttpStatus, Injectable, type CallHandler, type ExecutionContext, type N
 import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, map, type Observable } from 'rxjs';
 import { answerHoldsSecret } from '#contract/secret-answers.js';
+import { shapeAnswer } from '#contract/versions/answer-shaper.js';
 import { requestFingerprint } from '#core/idempotency/fingerprint.js';
 import { IdempotencyService, type IdempotentOutcome, type StoredResponse } from '#core/idempotency/idempotency.service.js';
 import type { ApiRequest } from './api-request.js';
@@ -70,10 +71,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
 /**
  * A stored answer as a web Response, which Nest sends as the whole answer (its status and headers
  * win over the route's). Its headers are the ones Express's res.send() gave the first answer
- * (Content-Type with its charset, Content-Length, ETag), plus Idempotent-Replayed.
+ * (Content-Type with its charset, Content-Length, ETag), plus Idempotent-Replayed. The record
+ * holds the current version's answer; it is shaped for the request's version as the first answer
+ * was (docs/design-record.md#d22), so a replay equals it byte for byte.
  */
 function replayOf(stored: StoredResponse, req: ApiRequest): Response {
-  const body = Buffer.from(stored.body, 'utf8');
+  const body = Buffer.from(shapedForRequest(stored, req), 'utf8');
   const headers = new Headers({
     'Content-Type': `${stored.contentType}; charset=utf-8`,
     'Content-Length': String(body.length),
@@ -82,4 +85,12 @@ function replayOf(stored: StoredResponse, req: ApiRequest): Response {
   const etag = (req.app.get('etag fn') as ((chunk: Buffer) => string | undefined) | undefined)?.(body);
   if (etag) headers.set('ETag', etag);
   return new Response(body, { status: stored.status, headers });
+}
+
+function shapedForRequest(stored: StoredResponse, req: ApiRequest): string {
+  const shape = req.answerShape;
+  if (shape?.operationId === undefined) return stored.body;
+  const answer: unknown = JSON.parse(stored.body);
+  const shaped = shapeAnswer(shape.version, shape.operationId, stored.status, answer);
+  return shaped === answer ? stored.body : JSON.stringify(shaped);
 }

@@ -1295,7 +1295,7 @@ export interface components {
         ProblemFieldError: {
             /**
              * Format: json-pointer
-             * @description JSON Pointer (RFC 6901) to the field: into the JSON body for a write (`/client/phone`), or `/query/<name>` for a query parameter of a list (`/query/limit`); the empty string means the whole body (e.g. malformed JSON).
+             * @description JSON Pointer (RFC 6901) to the field: into the JSON body for a write (`/client/phone`), `/query/<name>` for a query parameter of a list (`/query/limit`), or `/header/<name>` for a request header (`/header/Api-Version`); the empty string means the whole body (e.g. malformed JSON).
              */
             path: string;
             /** @description What is wrong, in words. */
