@@ -23,6 +23,18 @@ export const ALLOWED_NARROWINGS = [
   },
 ];
 
+/**
+ * Request patterns a later version relaxes: each `after` accepts every string `before` accepted, so
+ * a request accepted then is accepted now (docs/design-record.md#d23).
+ */
+export const ALLOWED_RELAXATIONS = [
+  {
+    before: '^\\+[0-9][0-9 ().-]{5,30}$',
+    after: '^\\+?[0-9][0-9 ().-]{5,30}$',
+    reason: "1.4.0: a client phone may be written in the business's national form (the leading + is optional).",
+  },
+];
+
 /** Keywords that describe a schema without constraining it: changing them breaks nobody. */
 const PROSE = new Set(['description', 'summary', 'title', 'example', 'examples', '$comment', 'externalDocs', 'deprecated']);
 
@@ -158,7 +170,8 @@ export function narrowedPatterns(before, after, path = '') {
   if (
     after.pattern !== undefined &&
     after.pattern !== before.pattern &&
-    !ALLOWED_NARROWINGS.some((rule) => rule.pattern === after.pattern)
+    !ALLOWED_NARROWINGS.some((rule) => rule.pattern === after.pattern) &&
+    !ALLOWED_RELAXATIONS.some((rule) => rule.before === before.pattern && rule.after === after.pattern)
   ) {
     found.push(`${path}/pattern: ${before.pattern === undefined ? 'added' : 'changed'} (${after.pattern})`);
   }

@@ -54,6 +54,22 @@ function successStatusOf(where, operation) {
   return Number(statuses[0]);
 }
 
+/**
+ * The path of the resource whose address the success answer's `Location` header gives (docs/design-record.md#d23),
+ * when that response declares the header: the operation's own path followed by `/{id}`, or for an
+ * action on a resource (`/appointments/{id}/reschedule`) the resource's path; the answer's `id`
+ * fills `{id}`. A GET must serve that path, or the header would name an address nobody answers.
+ */
+function locationOf(document, where, path, operation) {
+  const success = Object.entries(operation.responses ?? {}).find(([status]) => /^2\d\d$/.test(status));
+  const headers = resolve(document, success?.[1])?.headers ?? {};
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'location')) return null;
+  const location = /\/\{id\}\/[^/{}]+$/.test(path) ? path.replace(/\/[^/]+$/, '') : `${path}/{id}`;
+  if (!resolve(document, document.paths?.[location] ?? {})?.get)
+    throw new Error(`${where}: its Location names ${location}, which no GET serves`);
+  return location;
+}
+
 /** The test notice (docs/design-record.md#d17): a webhook of its own, never a type an endpoint subscribes to. */
 const TEST_NOTICE_TYPE = 'webhook.test';
 
@@ -95,6 +111,7 @@ export function contractFacts(document, coreScopes) {
       if (operations[id]) throw new Error(`${where}: operationId ${id} is used twice`);
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolve(document, p));
       const named = (place) => parameters.filter((p) => p.in === place).map((p) => p.name);
+      const idempotencyKey = parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === IDEMPOTENCY_HEADER);
       const pathParameters = named('path');
       const placeholders = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
       if (placeholders.join() !== pathParameters.join()) throw new Error(`${where}: path parameters do not match the path`);
@@ -105,11 +122,13 @@ export function contractFacts(document, coreScopes) {
         routePath: path.replace(/^\//, '').replace(/\{([^}]+)\}/g, ':$1'),
         successStatus: successStatusOf(where, operation),
         scope: scopeOf(where, operation, scopes),
-        idempotent: named('header').some((name) => name.toLowerCase() === IDEMPOTENCY_HEADER),
+        idempotent: idempotencyKey !== undefined,
+        idempotencyKeyRequired: idempotencyKey?.required === true,
         pathParameters,
         queryParameters: named('query'),
         body: Boolean(resolve(document, operation.requestBody)?.content?.['application/json']),
         bodyRequired: resolve(document, operation.requestBody)?.required === true,
+        location: locationOf(document, where, path, operation),
       };
     }
   }
@@ -131,10 +150,12 @@ export function renderFacts(facts, source) {
       `    successStatus: ${o.successStatus},`,
       `    scope: ${o.scope === null ? 'null' : literal(o.scope)},`,
       `    idempotent: ${o.idempotent},`,
+      `    idempotencyKeyRequired: ${o.idempotencyKeyRequired},`,
       `    pathParameters: ${list(o.pathParameters)},`,
       `    queryParameters: ${list(o.queryParameters)},`,
       `    body: ${o.body},`,
       `    bodyRequired: ${o.bodyRequired},`,
+      `    location: ${o.location === null ? 'null' : literal(o.location)},`,
       `  },`,
     ].join('\n'),
   );
@@ -165,6 +186,8 @@ export interface OperationFacts {
   readonly scope: Scope | null;
   /** Whether it takes an Idempotency-Key header. */
   readonly idempotent: boolean;
+  /** Whether that header must be sent; without it an optional one's write runs with no record (D23). */
+  readonly idempotencyKeyRequired: boolean;
   readonly pathParameters: readonly string[];
   /** The query parameters it declares; an operation without any does not read the query. */
   readonly queryParameters: readonly string[];
@@ -172,6 +195,8 @@ export interface OperationFacts {
   readonly body: boolean;
   /** Whether that body must be sent; an optional one may be left out altogether (no Content-Type, no bytes). */
   readonly bodyRequired: boolean;
+  /** The path its success answer's Location header names, \`{id}\` being the answer's id (D23); null: no Location. */
+  readonly location: string | null;
 }
 
 export const OPERATIONS = {

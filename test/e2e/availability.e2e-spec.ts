@@ -174,4 +174,30 @@ describe('POST /appointments without staffId (any staff)', () => {
     const unknown = await book({ serviceId: randomUUID(), startAt: '2035-01-11T12:00:00Z', client: { id: salon.clients.maria } });
     expect(unknown.status).toBe(404);
   });
+
+  it('says an "any staff" refusal of no one member: no staff member who performs the service is free', async () => {
+    const sunday = await book({ serviceId: salon.services.cut, startAt: '2035-01-21T10:00:00Z', client: { id: salon.clients.joao } });
+    expect(sunday.body).toMatchObject({
+      code: 'SLOT_UNAVAILABLE',
+      detail: 'No staff member who performs the service is free at this start: the interval is outside their working hours.',
+    });
+    for (const expected of [201, 201]) {
+      const res = await book({ serviceId: salon.services.cut, startAt: '2035-01-22T12:00:00Z', client: { id: salon.clients.maria } });
+      expect(res.status).toBe(expected);
+    }
+    const busy = await book({ serviceId: salon.services.cut, startAt: '2035-01-22T12:00:00Z', client: { id: salon.clients.maria } });
+    expect(busy.status).toBe(409);
+    expect(busy.body.detail).toMatch(/^No staff member who performs the service is free at this start/);
+    for (const refusal of [sunday, busy]) expect(refusal.body.detail).not.toMatch(/the staff member/i);
+  });
+
+  it('books a free start off the grid, which GET /availability never offers (the grid is where free times are offered)', async () => {
+    const offered = await availability({ serviceId: salon.services.cut, from: '2035-01-23T10:00:00Z', to: '2035-01-23T11:00:00Z' });
+    expect((offered.body.data as { startAt: string }[]).map((item) => item.startAt)).not.toContain('2035-01-23T10:15:00.000Z');
+    const offGrid = await book({ serviceId: salon.services.cut, startAt: '2035-01-23T10:15:00Z', client: { id: salon.clients.joao } });
+    expect({ status: offGrid.status, scheduledAt: offGrid.body.scheduledAt }).toEqual({
+      status: 201,
+      scheduledAt: '2035-01-23T10:15:00.000Z',
+    });
+  });
 });

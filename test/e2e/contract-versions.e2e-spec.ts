@@ -62,6 +62,25 @@ describe('the published documents', () => {
     expect(withoutServers(parse((await api.get('/openapi.yaml')).text))).toEqual(withoutServers(file('v1.4.0.yaml')));
   });
 
+  // A YAML 1.1 loader (PyYAML, SnakeYAML) reads a bare timestamp as a date: the served YAML keeps the file's quotes.
+  it('keeps the example timestamps strings for a YAML 1.1 loader, in every served YAML', async () => {
+    for (const path of DOCUMENTS.filter((address) => address.endsWith('.yaml'))) {
+      const yaml11 = parse((await api.get(path)).text, { version: '1.1' }) as {
+        paths: Record<
+          string,
+          { post?: { requestBody: { content: Record<string, { examples: Record<string, { value: Record<string, unknown> }> }> } } }
+        >;
+      };
+      const examples = yaml11.paths['/appointments'].post!.requestBody.content['application/json'].examples;
+      const starts = Object.values(examples).map((example) => example.value.startAt);
+      expect({ path, starts }).toEqual({ path, starts: expect.arrayContaining([expect.any(String)]) });
+      for (const start of starts) expect({ path, start: typeof start }).toEqual({ path, start: 'string' });
+      expect(withoutServers(yaml11 as unknown as Record<string, unknown>)).toEqual(
+        withoutServers(file(path.includes('1.2.0') ? 'v1.2.0.yaml' : path.includes('1.3.0') ? 'v1.3.0.yaml' : 'v1.4.0.yaml')),
+      );
+    }
+  });
+
   it('names as server the address it was requested at', async () => {
     for (const path of ['/openapi.json', '/v1/api/openapi/1.2.0.json', '/v1/api/openapi/1.3.0.json']) {
       const local = await api.get(path);

@@ -59,9 +59,11 @@ describe('the MCP server', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'book_appointment',
       'cancel_appointment',
+      'create_client',
       'find_client',
       'find_free_times',
       'get_appointment',
+      'list_appointments',
       'list_services',
       'list_staff',
       'reschedule_appointment',
@@ -71,7 +73,10 @@ describe('the MCP server', () => {
       { required: string[]; properties: Record<string, unknown> }
     >;
     const book = tools.find((tool) => tool.name === 'book_appointment')!;
-    expect(Object.keys(book.inputSchema.properties!).sort()).toEqual(Object.keys(schemas.CreateAppointmentRequest.properties).sort());
+    // The body's properties, and the optional Idempotency-Key of every write.
+    expect(Object.keys(book.inputSchema.properties!).sort()).toEqual(
+      [...Object.keys(schemas.CreateAppointmentRequest.properties), 'idempotencyKey'].sort(),
+    );
     expect(book.inputSchema.required).toEqual(schemas.CreateAppointmentRequest.required);
     // The client's two forms, inlined from their $refs.
     const clientForms = (book.inputSchema.properties!.client as { oneOf: { required: string[] }[] }).oneOf;
@@ -172,6 +177,51 @@ describe('the MCP server', () => {
     expect(text(refused)).toContain('\n- when: is not an allowed property');
     // Nothing reached the API: the appointment is still booked.
     expect((await call('get_appointment', { id })).structuredContent).toMatchObject({ id, status: 'CONFIRMED' });
+  });
+
+  it('books once when a booking is retried with the same idempotencyKey, and lists the appointments', async () => {
+    const booking = {
+      serviceId: business.services.cut,
+      staffId: business.staff.ana,
+      startAt: '2035-07-12T10:00:00Z',
+      client: { id: business.clients.joao },
+      idempotencyKey: `mcp-retry-${Date.now()}`,
+    };
+    const first = await call('book_appointment', booking);
+    expect(first.isError).toBeFalsy();
+    // The retry of a call whose answer was lost: the same appointment, not SLOT_TAKEN nor a second one.
+    const retried = await call('book_appointment', booking);
+    expect(retried.isError).toBeFalsy();
+    expect(retried.structuredContent).toEqual(first.structuredContent);
+    const { id } = first.structuredContent as { id: string };
+
+    const day = { from: '2035-07-12T00:00:00Z', to: '2035-07-13T00:00:00Z' };
+    const listed = await call('list_appointments', { ...day, staffId: business.staff.ana });
+    expect(listed.isError).toBeFalsy();
+    expect((listed.structuredContent as { data: { id: string }[] }).data.map((a) => a.id)).toEqual([id]);
+    expect(text(listed)).toContain(`id ${id}`);
+    // The same write under another key is another booking: refused, the slot being taken.
+    const another = await call('book_appointment', { ...booking, idempotencyKey: `mcp-other-${Date.now()}` });
+    expect(text(another)).toMatch(/^SLOT_TAKEN: /);
+
+    // Paged: one per page, the cursor given back.
+    await call('book_appointment', { ...booking, startAt: '2035-07-12T11:00:00Z', idempotencyKey: undefined });
+    const page1 = await call('list_appointments', { ...day, limit: 1 });
+    const { nextCursor } = page1.structuredContent as { nextCursor: string };
+    expect(text(page1)).toContain(`call again with cursor ${nextCursor}`);
+    const page2 = await call('list_appointments', { ...day, limit: 1, cursor: nextCursor });
+    expect((page2.structuredContent as { data: { scheduledAt: string }[] }).data.map((a) => a.scheduledAt)).toEqual([
+      '2035-07-12T11:00:00.000Z',
+    ]);
+  });
+
+  it('creates a client from a national phone, once per idempotencyKey', async () => {
+    const national = `93${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+    const args = { name: 'Rita Nunes', phone: national, consent: true, idempotencyKey: `mcp-client-${Date.now()}` };
+    const created = await call('create_client', args);
+    expect(created.isError).toBeFalsy();
+    expect(created.structuredContent).toMatchObject({ name: 'Rita Nunes', phone: `+351${national}` });
+    expect((await call('create_client', args)).structuredContent).toEqual(created.structuredContent);
   });
 
   it('does not start without its settings, and says which are missing', async () => {

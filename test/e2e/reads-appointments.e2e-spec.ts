@@ -67,9 +67,14 @@ describe('GET /appointments/{id} and the Appointment record', () => {
       source: 'dashboard',
       locationId,
       rescheduledFromId: previous,
+      rescheduledToId: null,
+      metadata: {},
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     } satisfies Appointment);
+    // The appointment it replaced names it (D23), derived from this one's rescheduledFromId.
+    const replaced = await api.get(`/appointments/${previous}`, { key: salon.keys.owner.key });
+    expect(replaced.body.rescheduledToId).toBe(id);
   });
 
   it('keeps the service name when the service is gone (service.id null)', async () => {

@@ -53,6 +53,7 @@ describe('GET /clients', () => {
           phone: '+351912000001',
           email: 'ana@example.com',
           birthDate: '1990-04-01',
+          metadata: {},
           createdAt: '2030-01-01T10:00:00.000Z',
           updatedAt: '2030-01-01T10:00:00.000Z',
         },

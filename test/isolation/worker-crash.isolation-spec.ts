@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { NoticeBody } from '#core/notices/notice-body.js';
+import type { DeliveredNotice } from '#core/notices/notice-body.js';
 import { Child, buildApps, childEnv } from '../utils/child-process.js';
 import { NoticeReceiver, eventually, verifyNotice } from '../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, recordNotice } from '../utils/notice-setup.js';
@@ -83,8 +83,8 @@ describe('the worker beside a business whose rows it cannot use', () => {
     const victimEndpoint = await createEndpoint(admin, victim, receiver.url('/victim'), ['client.created']);
 
     // Queued before the worker starts, as what a restarted worker finds waiting.
-    const hostileNotices: NoticeBody[] = [];
-    const victimNotices: NoticeBody[] = [];
+    const hostileNotices: DeliveredNotice[] = [];
+    const victimNotices: DeliveredNotice[] = [];
     for (let i = 0; i < NOTICES; i++) {
       hostileNotices.push(await recordNotice(admin, hostile));
       victimNotices.push(await recordNotice(admin, victim));

@@ -57,17 +57,27 @@ export class ContractResponseValidator {
 
   /** Problems found; empty when the response conforms. */
   check(response: ObservedResponse): string[] {
-    if (response.status === 503) return this.problemsOfUnavailable(response);
+    if (response.status === 503 && !this.publishesUnavailable()) return this.problemsOfUnavailable(response);
     const problems = this.problemsOf(response);
     if (problems.length === 0) this.record(response);
     return problems;
   }
 
   /**
+   * Whether the answered document publishes 503 SERVICE_UNAVAILABLE (1.4.0 on: its reusable
+   * ServiceUnavailable response, declared by every operation): its 503s are then checked like any
+   * other answer.
+   */
+  private publishesUnavailable(): boolean {
+    const components = (this.document as { components?: { responses?: Record<string, unknown> } }).components;
+    return components?.responses?.ServiceUnavailable !== undefined;
+  }
+
+  /**
    * 503 SERVICE_UNAVAILABLE (no database connection in time, docs/design-record.md#d24) may answer
-   * any operation, and the 1.3.0 document does not list it: docs/error-codes.md documents it until
-   * 1.4.0 publishes it. Its answer is the contract's Problem in every other respect, with
-   * Retry-After; it counts for no operation's coverage.
+   * any operation, and the frozen 1.2.0 and 1.3.0 documents do not list it: docs/error-codes.md
+   * documents it for callers pinned to them (1.4.0 publishes it). Its answer is the contract's
+   * Problem in every other respect, with Retry-After; it counts for no operation's coverage.
    */
   private problemsOfUnavailable(response: ObservedResponse): string[] {
     const problems: string[] = [];

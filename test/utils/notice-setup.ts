@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { AppConfig } from '#config/app-config.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
-import { buildNoticeBody, type NoticeBody } from '#core/notices/notice-body.js';
+import { buildNoticeBody, deliveredNotice, type DeliveredNotice } from '#core/notices/notice-body.js';
 import { NoticesRepository } from '#core/notices/notices.repository.js';
 import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
 import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
@@ -33,12 +33,16 @@ export function createEndpoint(
   return app.get(WebhookEndpointsService).create(business.id, { url, events }, business.id, CURRENT_API_VERSION);
 }
 
-/** A notice recorded in the outbox, as a write records it (with nothing else changed). */
+/**
+ * A notice recorded in the outbox, as a write records it (with nothing else changed). Returned as
+ * an endpoint of createEndpoint (the current version) receives it from a live business: with its
+ * `mode` (docs/design-record.md#d23).
+ */
 export async function recordNotice(
   app: INestApplicationContext,
   business: TestBusiness,
   type: WebhookEventType = 'client.created',
-): Promise<NoticeBody> {
+): Promise<DeliveredNotice> {
   const body = buildNoticeBody({
     type,
     businessSlug: business.slug,
@@ -47,7 +51,7 @@ export async function recordNotice(
     ...(type === 'appointment.rescheduled' ? { previousId: randomUUID() } : {}),
   });
   await app.get(NoticesRepository).record(business.id, body);
-  return body;
+  return deliveredNotice(body, 'live');
 }
 
 /**

@@ -36,7 +36,7 @@ export class ContractSchemas {
   }
 
   /** An operation's parameters of `location` (query or path), by name, resolved. */
-  parameters(operationId: string, location: 'query' | 'path'): Map<string, { schema: JsonSchema; required: boolean }> {
+  parameters(operationId: string, location: 'query' | 'path' | 'header'): Map<string, { schema: JsonSchema; required: boolean }> {
     const found = new Map<string, { schema: JsonSchema; required: boolean }>();
     for (const entry of this.operation(operationId).parameters ?? []) {
       const parameter = ('$ref' in entry ? this.pointer(entry.$ref) : entry) as OpenApiParameter & { description?: string };
@@ -58,12 +58,20 @@ export class ContractSchemas {
   }
 
   /**
-   * A tool's input: the named query or path parameters of an operation, and its body's properties
-   * when `withBody`, as one object schema.
+   * A tool's input: the named query or path parameters of an operation, its header parameters
+   * under the argument names `header` gives them (`{ 'Idempotency-Key': 'idempotencyKey' }`;
+   * optional arguments, the tool fills in what is not given), and its body's properties when
+   * `withBody`, as one object schema.
    */
   input(
     operationId: string,
-    names: { query?: string[]; path?: string[]; withBody?: boolean; description?: Record<string, string> },
+    names: {
+      query?: string[];
+      path?: string[];
+      header?: Record<string, string>;
+      withBody?: boolean;
+      description?: Record<string, string>;
+    },
   ): JsonSchema {
     const properties: Record<string, unknown> = {};
     const required: string[] = [];
@@ -76,10 +84,21 @@ export class ContractSchemas {
         if (parameter.required || location === 'path') required.push(name);
       }
     }
+    const headers = this.parameters(operationId, 'header');
+    for (const [header, argument] of Object.entries(names.header ?? {})) {
+      const parameter = headers.get(header);
+      if (!parameter) throw new Error(`${operationId} has no header parameter ${header}`);
+      properties[argument] = names.description?.[argument]
+        ? { ...parameter.schema, description: names.description[argument] }
+        : parameter.schema;
+    }
     let body: JsonSchema = {};
     if (names.withBody) {
       body = this.body(operationId);
       if (body.type !== 'object') throw new Error(`${operationId}'s body is not an object`);
+      for (const name of Object.keys(body.properties as Record<string, unknown>)) {
+        if (name in properties) throw new Error(`${operationId}'s body has a property ${name}, the name of another argument`);
+      }
       Object.assign(properties, body.properties as Record<string, unknown>);
       required.push(...((body.required as string[] | undefined) ?? []));
     }

@@ -24,13 +24,17 @@ type Call = (...args: unknown[]) => Promise<unknown>;
 async function connect() {
   const api = {
     appointments: {
-      create: jest.fn<Call>(),
+      create: jest.fn<Call>().mockResolvedValue(APPOINTMENT),
       cancel: jest.fn<Call>().mockResolvedValue(APPOINTMENT),
-      reschedule: jest.fn<Call>(),
+      reschedule: jest.fn<Call>().mockResolvedValue(APPOINTMENT),
       get: jest.fn<Call>(),
+      listPage: jest.fn<Call>().mockResolvedValue({ data: [APPOINTMENT], nextCursor: 'next-page-cursor' }),
     },
     availability: { get: jest.fn<Call>() },
-    clients: { listPage: jest.fn<Call>() },
+    clients: {
+      listPage: jest.fn<Call>(),
+      create: jest.fn<Call>().mockResolvedValue({ id: ID, name: 'Rita Nunes', phone: '+351912345678' }),
+    },
     services: { list: jest.fn() },
     staff: { list: jest.fn() },
   };
@@ -56,7 +60,9 @@ describe('the MCP server', () => {
       find_free_times: [true, undefined],
       find_client: [true, undefined],
       get_appointment: [true, undefined],
+      list_appointments: [true, undefined],
       book_appointment: [false, false],
+      create_client: [false, false],
       reschedule_appointment: [false, true],
       cancel_appointment: [false, true],
     });
@@ -93,6 +99,53 @@ describe('the MCP server', () => {
     const cancelled = await call('cancel_appointment', { id: ID, reason: 'The client cannot come' });
     expect(cancelled.isError).toBeFalsy();
     expect(api.appointments.cancel).toHaveBeenCalledWith(ID, { reason: 'The client cannot come' }, expect.anything());
+    await close();
+  });
+
+  it('passes idempotencyKey of every write as its Idempotency-Key, never in the body, and none when not given', async () => {
+    const { api, call, close } = await connect();
+    const key = 'retry-7f3a-booking';
+    const booking = { serviceId: ID, startAt: '2035-07-02T10:00:00Z', client: { id: ID } };
+    expect((await call('book_appointment', { ...booking, idempotencyKey: key })).isError).toBeFalsy();
+    expect(api.appointments.create).toHaveBeenLastCalledWith(booking, expect.objectContaining({ idempotencyKey: key }));
+    await call('reschedule_appointment', { id: ID, startAt: '2035-07-02T11:00:00Z', idempotencyKey: key });
+    expect(api.appointments.reschedule).toHaveBeenLastCalledWith(
+      ID,
+      { startAt: '2035-07-02T11:00:00Z' },
+      expect.objectContaining({ idempotencyKey: key }),
+    );
+    await call('cancel_appointment', { id: ID, reason: 'The client cannot come', idempotencyKey: key });
+    expect(api.appointments.cancel).toHaveBeenLastCalledWith(
+      ID,
+      { reason: 'The client cannot come' },
+      expect.objectContaining({ idempotencyKey: key }),
+    );
+    const newClient = { name: 'Rita Nunes', phone: '912 345 678', consent: true };
+    expect(text(await call('create_client', { ...newClient, idempotencyKey: key }))).toBe(`Created: Rita Nunes (+351912345678): ${ID}`);
+    expect(api.clients.create).toHaveBeenLastCalledWith(newClient, expect.objectContaining({ idempotencyKey: key }));
+
+    // Without it, the SDK makes a fresh key per call, as before.
+    await call('book_appointment', booking);
+    expect(api.appointments.create).toHaveBeenLastCalledWith(booking, expect.not.objectContaining({ idempotencyKey: expect.anything() }));
+    // The contract's pattern holds for it too.
+    const refused = await call('cancel_appointment', { id: ID, reason: 'The client cannot come', idempotencyKey: 'short' });
+    expect(text(refused)).toContain('\n- idempotencyKey: must match pattern');
+    await close();
+  });
+
+  it('lists one page of appointments with the filters given, and says how to ask for the next', async () => {
+    const { api, call, close } = await connect();
+    const query = { from: '2035-07-01T00:00:00Z', to: '2035-07-08T00:00:00Z', staffId: ID, status: 'CANCELLED', limit: 10 };
+    const listed = await call('list_appointments', query);
+    expect(listed.isError).toBeFalsy();
+    expect(api.appointments.listPage).toHaveBeenCalledWith(query, expect.anything());
+    expect(text(listed)).toContain(`(CANCELLED), id ${ID}`);
+    expect(text(listed)).toContain('call again with cursor next-page-cursor and the same filters');
+    expect(listed.structuredContent).toEqual({ data: [APPOINTMENT], nextCursor: 'next-page-cursor' });
+
+    const bad = await call('list_appointments', { from: 'monday', cursor: '', status: 'DONE' });
+    expect(text(bad)).toContain('\n- from: must match format "date-time"');
+    expect(text(bad)).toContain('\n- cursor: must NOT have fewer than 1 characters');
     await close();
   });
 });

@@ -1,4 +1,4 @@
-import type { SchedulingClient, Schemas } from '#sdk/index.js';
+import type { QueryOf, SchedulingClient, Schemas, WriteOptions } from '#sdk/index.js';
 import type { ContractSchemas, JsonSchema } from './contract-schemas.js';
 
 /** What a tool gives back: a short text for the model, and the API's object as structured content. */
@@ -33,6 +33,17 @@ function describeAppointment(appointment: Schemas['Appointment']): string {
   return `${appointment.scheduledAt}–${appointment.endsAt}, ${appointment.service.name} with ${appointment.staff.name} for ${appointment.client.name} (${appointment.status}), id ${appointment.id}`;
 }
 
+/** The argument a write tool takes its Idempotency-Key in (docs/design-record.md#d4). */
+const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
+const IDEMPOTENCY_DESCRIPTION =
+  'Optional. Send the same value when you retry this same call (after a time-out or a lost answer): the API then does the write once and answers the retry as it answered the first call, so a retried booking never books twice. A new value (or none: a fresh one is made per call) is a new write. 8 to 255 characters of A-Z a-z 0-9 _ - : . (a UUID is fine).';
+
+/** The body of a write tool's call, and its options: the Idempotency-Key when the caller gave one. */
+function writeCall(input: Record<string, unknown>, signal: AbortSignal): { body: Record<string, unknown>; options: WriteOptions } {
+  const { [IDEMPOTENCY_ARGUMENT]: key, ...body } = input;
+  return { body, options: key === undefined ? { signal } : { signal, idempotencyKey: str(key) } };
+}
+
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
   for await (const item of items) all.push(item);
@@ -45,6 +56,14 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
  * scopes and the API's rules (D6, D15, D16, D21) decide what succeeds.
  */
 export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas): SchedulingTool[] {
+  /** A write's input: the operation's path and body, and its Idempotency-Key as the optional `idempotencyKey`. */
+  const writeInput = (operationId: string, path: string[] = []) =>
+    schemas.input(operationId, {
+      path,
+      withBody: true,
+      header: { 'Idempotency-Key': IDEMPOTENCY_ARGUMENT },
+      description: { [IDEMPOTENCY_ARGUMENT]: IDEMPOTENCY_DESCRIPTION },
+    });
   return [
     {
       name: 'list_services',
@@ -107,7 +126,7 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       name: 'find_client',
       title: 'Look up a client',
       description:
-        'Finds the client with a phone number (any format, with + and the country code) or an e-mail address (any case). Use it when a booking or a new client was refused with CLIENT_EXISTS.',
+        'Finds the client with a phone number (any format: with + and the country code, or in the business’s national form) or an e-mail address (any case). Use it when a booking or a new client was refused with CLIENT_EXISTS.',
       inputSchema: schemas.input('listClients', { query: ['phone', 'email'] }),
       effect: 'read',
       run: async (input, signal) => {
@@ -127,10 +146,11 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       title: 'Book an appointment',
       description:
         'Books a service at a start time for a client: either an existing client (`client: { id }`) or a new one (`client: { name, phone, ... }`, refused with CLIENT_EXISTS when the phone or e-mail is known: look the client up). Without staffId, the staff member who can take it with the fewest appointments that day is booked.',
-      inputSchema: schemas.input('createAppointment', { withBody: true }),
+      inputSchema: writeInput('createAppointment'),
       effect: 'additive',
       run: async (input, signal) => {
-        const appointment = await sdk.appointments.create(as<Schemas['CreateAppointmentRequest']>(input), { signal });
+        const { body, options } = writeCall(input, signal);
+        const appointment = await sdk.appointments.create(as<Schemas['CreateAppointmentRequest']>(body), options);
         return { text: `Booked: ${describeAppointment(appointment)}`, structured: appointment };
       },
     },
@@ -139,10 +159,11 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       title: 'Reschedule an appointment',
       description:
         'Moves an active appointment to a new start (and optionally another staff member). The old appointment becomes RESCHEDULED; a new one is returned.',
-      inputSchema: schemas.input('rescheduleAppointment', { path: ['id'], withBody: true }),
+      inputSchema: writeInput('rescheduleAppointment', ['id']),
       effect: 'destructive',
-      run: async ({ id, ...body }, signal) => {
-        const appointment = await sdk.appointments.reschedule(str(id), as<Schemas['RescheduleAppointmentRequest']>(body), { signal });
+      run: async ({ id, ...input }, signal) => {
+        const { body, options } = writeCall(input, signal);
+        const appointment = await sdk.appointments.reschedule(str(id), as<Schemas['RescheduleAppointmentRequest']>(body), options);
         return { text: `Rescheduled: ${describeAppointment(appointment)}`, structured: appointment };
       },
     },
@@ -150,11 +171,41 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       name: 'cancel_appointment',
       title: 'Cancel an appointment',
       description: 'Cancels an active appointment, with a reason (at least 3 characters; stored, never shown to partners).',
-      inputSchema: schemas.input('cancelAppointment', { path: ['id'], withBody: true }),
+      inputSchema: writeInput('cancelAppointment', ['id']),
       effect: 'destructive',
-      run: async ({ id, ...body }, signal) => {
-        const appointment = await sdk.appointments.cancel(str(id), as<Schemas['CancelAppointmentRequest']>(body), { signal });
+      run: async ({ id, ...input }, signal) => {
+        const { body, options } = writeCall(input, signal);
+        const appointment = await sdk.appointments.cancel(str(id), as<Schemas['CancelAppointmentRequest']>(body), options);
         return { text: `Cancelled: ${describeAppointment(appointment)}`, structured: appointment };
+      },
+    },
+    {
+      name: 'list_appointments',
+      title: 'List appointments',
+      description:
+        'Lists appointments, one page at a time: those starting in [from, to), in order of start; or, with updatedSince instead, those changed since that instant, in order of change (for catching up). Optionally only one staff member, client or status. When the answer has a nextCursor, call again with it as cursor and the same filters for the next page.',
+      inputSchema: schemas.input('listAppointments', {
+        query: ['from', 'to', 'updatedSince', 'staffId', 'clientId', 'status', 'cursor', 'limit'],
+      }),
+      effect: 'read',
+      run: async (input, signal) => {
+        const page = await sdk.appointments.listPage(as<QueryOf<'listAppointments'>>(input), { signal });
+        const lines = page.data.map(describeAppointment).join('\n') || 'No appointment matches.';
+        const next = page.nextCursor === null ? '' : `\nMore: call again with cursor ${page.nextCursor} and the same filters.`;
+        return { text: `${lines}${next}`, structured: page };
+      },
+    },
+    {
+      name: 'create_client',
+      title: 'Create a client',
+      description:
+        'Creates a new client (name, phone with + and the country code or in the business’s national form, optional e-mail and birth date). consent must be true: only when the client has agreed to be registered. Refused with CLIENT_EXISTS when the phone or e-mail is known (look the client up); an existing client is never changed.',
+      inputSchema: writeInput('createClient'),
+      effect: 'additive',
+      run: async (input, signal) => {
+        const { body, options } = writeCall(input, signal);
+        const client = await sdk.clients.create(as<Schemas['CreateClientRequest']>(body), options);
+        return { text: `Created: ${client.name} (${client.phone}): ${client.id}`, structured: client };
       },
     },
     {

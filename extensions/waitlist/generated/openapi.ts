@@ -222,6 +222,8 @@ export interface operations {
             /** @description The client is on the waitlist. */
             201: {
                 headers: {
+                    /** @description The new entry's address (`/v1/api/waitlist/{id}`), set by the route layer as for every created resource of the core (docs/design-record.md#d23). */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -25,6 +25,8 @@ export interface OperationFacts {
   readonly scope: Scope | null;
   /** Whether it takes an Idempotency-Key header. */
   readonly idempotent: boolean;
+  /** Whether that header must be sent; without it an optional one's write runs with no record (D23). */
+  readonly idempotencyKeyRequired: boolean;
   readonly pathParameters: readonly string[];
   /** The query parameters it declares; an operation without any does not read the query. */
   readonly queryParameters: readonly string[];
@@ -32,6 +34,8 @@ export interface OperationFacts {
   readonly body: boolean;
   /** Whether that body must be sent; an optional one may be left out altogether (no Content-Type, no bytes). */
   readonly bodyRequired: boolean;
+  /** The path its success answer's Location header names, `{id}` being the answer's id (D23); null: no Location. */
+  readonly location: string | null;
 }
 
 export const OPERATIONS = {
@@ -43,10 +47,12 @@ export const OPERATIONS = {
     successStatus: 201,
     scope: 'clients.write',
     idempotent: true,
+    idempotencyKeyRequired: true,
     pathParameters: [],
     queryParameters: [],
     body: true,
     bodyRequired: true,
+    location: '/waitlist/{id}',
   },
   getWaitlistEntry: {
     operationId: 'getWaitlistEntry',
@@ -56,10 +62,12 @@ export const OPERATIONS = {
     successStatus: 200,
     scope: 'clients.read',
     idempotent: false,
+    idempotencyKeyRequired: false,
     pathParameters: ['id'],
     queryParameters: [],
     body: false,
     bodyRequired: false,
+    location: null,
   },
 } as const satisfies Record<string, OperationFacts>;
 

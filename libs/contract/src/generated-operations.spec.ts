@@ -9,6 +9,14 @@ function parametersOf(path: string, parameters: unknown[] = []): OpenApiParamete
   return [...shared, ...parameters].map((p) => resolveRef<OpenApiParameter>(document, p));
 }
 
+/** The operations whose success answer declares `Location`, and the resource it names (docs/design-record.md#d23). */
+const LOCATIONS: Record<string, string> = {
+  createAppointment: '/appointments/{id}',
+  rescheduleAppointment: '/appointments/{id}',
+  createClient: '/clients/{id}',
+  createWebhookEndpoint: '/webhook-endpoints/{id}',
+};
+
 describe('the generated operation facts (generated/operations.ts)', () => {
   it('has one entry per operation of the document, and no other', () => {
     expect(Object.keys(OPERATIONS).sort()).toEqual([...documented.keys()].sort());
@@ -25,10 +33,12 @@ describe('the generated operation facts (generated/operations.ts)', () => {
       successStatus: Number(successes[0]),
       scope: operation['x-required-scope'] ?? null,
       idempotent: parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),
+      idempotencyKeyRequired: parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key' && p.required === true),
       pathParameters: parameters.filter((p) => p.in === 'path').map((p) => p.name),
       queryParameters: parameters.filter((p) => p.in === 'query').map((p) => p.name),
       body: operation.requestBody?.content['application/json'] !== undefined,
       bodyRequired: (operation.requestBody as { required?: boolean } | undefined)?.required === true,
+      location: LOCATIONS[operationId] ?? null,
     });
     expect(successes).toHaveLength(1);
   });

@@ -38,12 +38,13 @@ describe('RequestValidator (compiled from openapi/v1.3.0.yaml)', () => {
     expect(paths.some((p) => p.startsWith('/client/'))).toBe(true);
   });
 
-  it('names a bad e-mail, a phone without country code and a bad date-time', () => {
+  // Since 1.4.0 a phone without + is the business's national form (docs/design-record.md#d23): the pattern refuses letters.
+  it('names a bad e-mail, a phone that is not one and a bad date-time', () => {
     const result = validator.validateBody('createAppointment', {
       staffId: uuid,
       serviceId: uuid,
       startAt: 'tomorrow',
-      client: { name: 'Ana Silva', phone: '912345678', email: 'not-an-email' },
+      client: { name: 'Ana Silva', phone: 'nine one two', email: 'not-an-email' },
     });
     const paths = result.ok ? [] : result.problems.map((p) => p.path).sort();
     expect(paths).toEqual(['/client/email', '/client/phone', '/startAt']);
@@ -60,6 +61,29 @@ describe('RequestValidator (compiled from openapi/v1.3.0.yaml)', () => {
     const names = validator.validateBody('cancelAppointment', { reason: 'ok ok', 'a\u0000~/': 1 });
     expect(names.ok ? [] : names.problems.map((p) => p.path)).toEqual(['/a\u0000~0~1']);
     expect(validator.validateBody('createClient', { name: 'Zoë 👩‍🔬 محمد', phone: '+351912345678', consent: true }).ok).toBe(true);
+  });
+
+  it('checks metadata (D23) and names the offending key, each rule on its own', () => {
+    const problems = (metadata: unknown) => {
+      const result = validator.validateBody('updateAppointment', { metadata });
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems({ crmId: 'A-1042', 'a.b_c-9': '', [`k${'x'.repeat(39)}`]: 'v'.repeat(500) })).toEqual([]);
+    expect(problems(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])))).toEqual([
+      { path: '/metadata', message: 'must have at most 20 keys' },
+    ]);
+    expect(problems({ 'bad key': 'v' })).toEqual([
+      { path: '/metadata/bad key', message: 'is not an allowed key: must be 1 to 40 characters of A-Z a-z 0-9 _ . -' },
+    ]);
+    expect(problems({ [`k${'x'.repeat(40)}`]: 'v' }).map((p) => p.path)).toEqual([`/metadata/k${'x'.repeat(40)}`]);
+    expect(problems({ '': 'v' }).map((p) => p.path)).toEqual(['/metadata/']);
+    expect(problems({ note: 'v'.repeat(501) })).toEqual([{ path: '/metadata/note', message: 'must NOT have more than 500 characters' }]);
+    expect(problems({ note: 'line\nbreak' })).toEqual([
+      { path: '/metadata/note', message: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)' },
+    ]);
+    expect(problems({ count: 3 })).toEqual([{ path: '/metadata/count', message: 'must be string' }]);
+    expect(problems(['a']).map((p) => p.path)).toEqual(['/metadata']);
+    expect(validator.validateBody('updateAppointment', {}).ok).toBe(false);
   });
 
   it('escapes ~ and / of property and parameter names in JSON Pointers (RFC 6901)', () => {

@@ -21,6 +21,15 @@ export interface ServedExtension {
   readonly contract: ExtensionContract;
 }
 
+/**
+ * A document as served YAML. Written for YAML 1.1 too: a 1.1 loader (PyYAML, SnakeYAML, js-yaml 3)
+ * reads a bare `2030-01-01T00:00:00Z` as a date and `yes` as a boolean, so such strings stay quoted
+ * as the published file quotes them; a 1.2 loader reads the same values.
+ */
+export function renderYaml(document: OpenApiDocument): string {
+  return stringify(document, { version: '1.1' });
+}
+
 /** The parts of an extension's document merged into the served one; a name may be defined once. */
 const MERGED_COMPONENTS = ['schemas', 'parameters', 'responses', 'headers', 'requestBodies'] as const;
 
@@ -182,7 +191,7 @@ export function loadServedContract(): { yaml: string; document: OpenApiDocument 
         document: parse(readFileSync(join(root, extension.contract.document), 'utf8')) as OpenApiDocument,
       }));
       const document = mergeDocuments(core.document, extensions);
-      serving.contract = { yaml: stringify(document), document };
+      serving.contract = { yaml: renderYaml(document), document };
     }
   }
   return serving.contract;
@@ -217,7 +226,7 @@ export function withServer(contract: { document: OpenApiDocument }, baseUrl: str
   let rendered = byUrl.get(baseUrl);
   if (!rendered) {
     const document = { ...contract.document, servers: [{ url: baseUrl, description: SERVER_DESCRIPTION }] };
-    rendered = { yaml: stringify(document), document };
+    rendered = { yaml: renderYaml(document), document };
     if (byUrl.size >= WITH_SERVER_CACHE_MAX) byUrl.delete(byUrl.keys().next().value!);
     byUrl.set(baseUrl, rendered);
   }

@@ -5,6 +5,9 @@ import type { ErrorObject, ValidateFunction } from './schema-compiler.js';
 const TEXT_PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   '^[^\\x00-\\x1F\\x7F]*$': 'must be one line of text, without control characters (U+0000–U+001F, U+007F)',
   '^[^\\x00-\\x08\\x0B-\\x1F\\x7F]*$': 'must not contain control characters other than line feed (U+000A) and tab (U+0009)',
+  // A metadata value and key (the Metadata schema, docs/design-record.md#d23).
+  '^[^\\x00-\\x1F\\x7F-\\x9F]*$': 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)',
+  '^[A-Za-z0-9_.-]{1,40}$': 'must be 1 to 40 characters of A-Z a-z 0-9 _ . -',
 };
 
 export interface FieldProblem {
@@ -57,7 +60,12 @@ export class ValidationErrorFormatter {
       const branchProblems = this.closestBranch(composite, valueAt(data, at), prefix + at);
       return dedupe([...this.format(rest, data, prefix), ...branchProblems]);
     }
-    return dedupe(all.map((e) => this.describe(e, prefix)));
+    // Ajv reports a bad property name twice: the rule it broke (with propertyName) and propertyNames itself.
+    const named = new Set(all.map((e) => (e as { propertyName?: string }).propertyName).filter((name) => name !== undefined));
+    const said = all.filter(
+      (e) => !(e.keyword === 'propertyNames' && named.has(String((e.params as { propertyName?: unknown }).propertyName))),
+    );
+    return dedupe(said.map((e) => this.describe(e, prefix)));
   }
 
   private closestBranch(error: ErrorObject, value: unknown, path: string): FieldProblem[] {
@@ -88,7 +96,19 @@ export class ValidationErrorFormatter {
   private describe(error: ErrorObject, prefix: string): FieldProblem {
     const base = prefix + error.instancePath;
     const params = error.params as Record<string, unknown>;
+    // A property name that breaks propertyNames (a metadata key): the error names the key itself.
+    const propertyName = (error as { propertyName?: string }).propertyName;
+    if (propertyName !== undefined) {
+      return {
+        path: `${base}/${pointerToken(propertyName)}`,
+        message: `is not an allowed key: ${this.describe({ ...error, propertyName: undefined } as ErrorObject, '').message}`,
+      };
+    }
     switch (error.keyword) {
+      case 'propertyNames':
+        return { path: `${base}/${pointerToken(String(params.propertyName))}`, message: 'is not an allowed key' };
+      case 'maxProperties':
+        return { path: base, message: `must have at most ${String(params.limit)} keys` };
       case 'required':
         return { path: `${base}/${pointerToken(String(params.missingProperty))}`, message: 'is required' };
       case 'additionalProperties':

@@ -22,5 +22,5 @@ export type ContractEnumChecks = [
   Assert<Exact<Scope, Schemas['Scope']>>,
   Assert<Exact<NoticeType, Schemas['NoticeType']>>,
   Assert<Exact<NoticeType, Schemas['Notice']['type']>>,
-  Assert<Exact<PublishedErrorCode, Schemas['WebhookProblemCode']>>,
+  Assert<Exact<PublishedErrorCode, Schemas['WebhookProblemCode'] | Schemas['ServiceUnavailableProblem']['code']>>,
 ];

@@ -10,6 +10,8 @@ import { NoticeEmails1795700000000 } from './migrations/1795700000000-notice-ema
 import { IdempotencyClaims1795710614779 } from './migrations/1795710614779-idempotency-claims.js';
 import { SecretsKeyChecks1795720000000 } from './migrations/1795720000000-secrets-key-checks.js';
 import { ApiVersions1795730000000 } from './migrations/1795730000000-api-versions.js';
+import { Metadata1795741000000 } from './migrations/1795741000000-metadata.js';
+import { AppointmentListOrders1795742000000 } from './migrations/1795742000000-appointment-list-orders.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -29,4 +31,6 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   IdempotencyClaims1795710614779,
   SecretsKeyChecks1795720000000,
   ApiVersions1795730000000,
+  Metadata1795741000000,
+  AppointmentListOrders1795742000000,
 ];

@@ -10,6 +10,7 @@ export const OPERATION_METHODS: Readonly<Record<OperationId, string>> = {
   listAppointments: 'appointments.listPage',
   createAppointment: 'appointments.create',
   getAppointment: 'appointments.get',
+  updateAppointment: 'appointments.update',
   rescheduleAppointment: 'appointments.reschedule',
   cancelAppointment: 'appointments.cancel',
   listClients: 'clients.listPage',

@@ -143,6 +143,19 @@ export class SchedulingClient {
     /** Books (POST /appointments): an existing client (`client: { id }`) or a new one; without `staffId`, any staff member (D16). */
     create: (body: BodyOf<'createAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
       this.run(this.http.POST('/appointments', { params: { header: this.idempotency(options) }, body, signal: options.signal })),
+    /**
+     * Replaces the appointment's metadata (PATCH /appointments/{id}, since 1.4.0): `{ metadata }` as a
+     * whole, `{}` clears it. The server makes the Idempotency-Key optional here; the SDK sends one
+     * (yours, or a fresh one) so that a retried call is replayed, as every write of the SDK.
+     */
+    update: (id: string, body: BodyOf<'updateAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+      this.run(
+        this.http.PATCH('/appointments/{id}', {
+          params: { path: { id }, header: this.idempotency(options) },
+          body,
+          signal: options.signal,
+        }),
+      ),
     reschedule: (id: string, body: BodyOf<'rescheduleAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
       this.run(
         this.http.POST('/appointments/{id}/reschedule', {

@@ -79,7 +79,7 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     expect(received.path).toBe('/signed');
     expect(received.headers['content-type']).toBe('application/json');
     expect(JSON.parse(received.body)).toEqual(notice);
-    expect(Object.keys(JSON.parse(received.body) as object)).toEqual(['id', 'type', 'createdAt', 'business', 'data']);
+    expect(Object.keys(JSON.parse(received.body) as object)).toEqual(['id', 'type', 'createdAt', 'business', 'mode', 'data']);
     expect(received.headers['x-service-signature']).toBe(received.headers['webhook-signature']);
     expect(received.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
     const timestamp = Number(received.headers['webhook-timestamp']);

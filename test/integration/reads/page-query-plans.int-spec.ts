@@ -28,6 +28,7 @@ interface PlanNode {
   'Actual Rows'?: number;
   'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
+  'Parent Relationship'?: string;
   Plans?: PlanNode[];
 }
 
@@ -35,9 +36,20 @@ let context: TestContext;
 let db: TestSql;
 let businessId: string;
 let staffIds: string[];
+let clientIds: string[];
 
 function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+}
+
+/** The nodes of the page itself, without those of its per-row subplans (an appointment's rescheduledToId). */
+function pageNodesOf(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).filter((child) => child['Parent Relationship'] !== 'SubPlan').flatMap(pageNodesOf)];
+}
+
+/** The subplans run per row of the page. */
+function subPlansOf(node: PlanNode): PlanNode[] {
+  return (node.Plans ?? []).flatMap((child) => (child['Parent Relationship'] === 'SubPlan' ? [child] : subPlansOf(child)));
 }
 
 type Page = BoundStatement<StatementParams, unknown>;
@@ -77,8 +89,14 @@ function expectKeysetPlanOf(plan: Plan, table: string, index: string, keyset: st
   expect(plan.top['Node Type']).toBe('Limit');
   expect(plan.nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Sort']));
   expect(plan.nodes.map((n) => n['Node Type'])).not.toEqual(expect.arrayContaining(['Incremental Sort']));
-  const scans = plan.nodes.filter((n) => n['Relation Name'] === table);
+  const scans = pageNodesOf(plan.top).filter((n) => n['Relation Name'] === table);
   expect(scans).toHaveLength(1);
+  // An appointment's rescheduledToId (docs/design-record.md#d23) is one probe of its index per row, and nothing else.
+  for (const subPlan of subPlansOf(plan.top)) {
+    const probes = nodesOf(subPlan).filter((n) => n['Relation Name'] !== undefined);
+    expect(probes.map((n) => [n['Relation Name'], n['Index Name']])).toEqual([['appointments', 'appointments_rescheduled_from_idx']]);
+  }
+  expect(subPlansOf(plan.top)).toHaveLength(table === 'appointments' ? 1 : 0);
   const [scan] = scans;
   expect(scan['Node Type']).toBe('Index Scan');
   expect(scan['Index Name']).toBe(index);
@@ -106,22 +124,22 @@ beforeAll(async () => {
   const business = await seed({
     members: [],
     staff: [0, 1, 2, 3].map((i) => ({ ref: `s${i}`, name: `Staff ${i}` })),
-    clients: [{ ref: 'client', name: 'Client', consent: true }],
+    clients: [0, 1, 2, 3, 4].map((i) => ({ ref: `c${i}`, name: `Client ${i}`, consent: true })),
   });
   businessId = business.id;
   staffIds = [0, 1, 2, 3].map((i) => business.staff[`s${i}`]);
-  const clientId = business.clients.client;
+  clientIds = [0, 1, 2, 3, 4].map((i) => business.clients[`c${i}`]);
   // One statement: four staff members in turn, a 30-minute appointment every 30 minutes (each
-  // staff member's never overlap), statuses in rotation.
+  // staff member's never overlap), statuses and five clients in rotation, each updated when it starts.
   await bulkInsert(
     `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
-                               price_cents, currency, source, code)
-     SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', $3,
+                               price_cents, currency, source, code, updated_at)
+     SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', ($3::uuid[])[1 + i % 5],
             (ARRAY['PENDING','CONFIRMED','RESCHEDULED','CANCELLED','COMPLETED','NO_SHOW'])[1 + i % 6],
-            t, t + interval '30 minutes', 30, 2000, 'EUR', 'dashboard', 'P' || i
+            t, t + interval '30 minutes', 30, 2000, 'EUR', 'dashboard', 'P' || i, t
        FROM generate_series(0, ${APPOINTMENTS - 1}) AS i,
             LATERAL (SELECT timestamptz '2020-01-01T00:00:00Z' + i * interval '30 minutes' AS t) AS start`,
-    [businessId, staffIds, clientId],
+    [businessId, staffIds, clientIds],
   );
   await bulkInsert(
     `INSERT INTO clients (id, business_id, name, consent, created_at, updated_at)
@@ -149,10 +167,13 @@ afterAll(() => context.close());
 
 describe('GET /appointments: a page deep in 200,000 appointments', () => {
   const everything: AppointmentFilter = {
+    order: 'start',
     from: parseDateTime('2020-01-01T00:00:00Z')!,
     to: parseDateTime('2040-01-01T00:00:00Z')!,
+    updatedSince: null,
     status: null,
     staffId: null,
+    clientId: null,
   };
 
   it('is an index range scan from the cursor on (business_id, starts_at, id), without OFFSET or sort', async () => {
@@ -178,6 +199,46 @@ describe('GET /appointments: a page deep in 200,000 appointments', () => {
     const after = await positionAt('appointments', 'starts_at', 40_000, `AND staff_id = '${staffIds[2]}'`);
     const query = context.app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
     await expectKeysetPlan(query, 'appointments', 'appointments_business_staff_start_idx', 'starts_at, id');
+  });
+
+  it('uses the client index when filtering by client (1.4.0)', async () => {
+    const filter = { ...everything, clientId: clientIds[3] };
+    const after = await positionAt('appointments', 'starts_at', 30_000, `AND client_id = '${clientIds[3]}'`);
+    const query = context.app.get(AppointmentReadsRepository).pageStatement(businessId, filter, { after, take: TAKE });
+    await expectKeysetPlan(query, 'appointments', 'appointments_business_client_start_idx', 'starts_at, id');
+  });
+
+  it('in order of update (updatedSince, 1.4.0) is an index range scan on (business_id, updated_at, id)', async () => {
+    const byUpdate: AppointmentFilter = {
+      ...everything,
+      order: 'update',
+      from: null,
+      to: null,
+      updatedSince: parseDateTime('2020-01-01T00:00:00Z')!,
+    };
+    const repository = context.app.get(AppointmentReadsRepository);
+    const after = await positionAt('appointments', 'updated_at', 150_000);
+    await expectKeysetPlan(
+      repository.pageStatement(businessId, byUpdate, { after, take: TAKE }),
+      'appointments',
+      'appointments_business_updated_idx',
+      'updated_at, id',
+    );
+    // And it is the page that follows the cursor, in order of update.
+    const rows = await repository.listPage(businessId, byUpdate, { after, take: TAKE });
+    expect(rows).toHaveLength(TAKE);
+    expect(rows[0].position).toEqual(await positionAt('appointments', 'updated_at', 150_001));
+    // A first page starts at updatedSince, on the same index.
+    const first = repository.pageStatement(
+      businessId,
+      { ...byUpdate, updatedSince: parseDateTime('2025-01-01T00:00:00Z')! },
+      { after: null, take: TAKE },
+    );
+    await expectKeysetPlan(first, 'appointments', 'appointments_business_updated_idx', 'updated_at, id');
+    // With a client, on the client's own index in update order.
+    const clientAfter = await positionAt('appointments', 'updated_at', 20_000, `AND client_id = '${clientIds[1]}'`);
+    const byClient = repository.pageStatement(businessId, { ...byUpdate, clientId: clientIds[1] }, { after: clientAfter, take: TAKE });
+    await expectKeysetPlan(byClient, 'appointments', 'appointments_business_client_updated_idx', 'updated_at, id');
   });
 
   it('stays an index range scan within a narrow window', async () => {

@@ -69,7 +69,8 @@ const QUERY_IDS_MUST_EXIST = new Set(['getAvailability']);
 
 /** 400s the contract's schemas cannot foresee: the business rules on a value the schema let through. */
 const SEMANTIC_PATHS: Record<string, string[]> = {
-  listAppointments: ['/query/from', '/query/to'],
+  // Without updatedSince, from and to are both required (docs/design-record.md#d23).
+  listAppointments: ['/query/from', '/query/to', '/query/updatedSince'],
   // to after from, at most 31 days after it (docs/design-record.md#d15).
   getAvailability: ['/query/from', '/query/to'],
   createAppointment: ['/startAt', '/client/name', '/client/phone'],
@@ -326,8 +327,12 @@ export class GeneratedRequests {
     if (request.key.kind !== 'valid') return { statuses: [401], code: 'API_KEY_INVALID', valid: false };
     if (request.idempotency) {
       const header = request.idempotency;
+      // PATCH /appointments/{id} takes the key optionally (docs/design-record.md#d23): leaving it out is no error there.
+      const keyRequired = this.parameters(this.operations.get(operationId)!).some(
+        (p) => p.in === 'header' && p.name === 'Idempotency-Key' && p.required === true,
+      );
       const badKey =
-        header.kind === 'missing' ||
+        (header.kind === 'missing' && keyRequired) ||
         (header.kind === 'value' &&
           !/^[A-Za-z0-9_\-:.]{8,255}$/.test(
             header.value.length >= 2 && header.value.startsWith('"') && header.value.endsWith('"')

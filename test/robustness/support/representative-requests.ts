@@ -72,6 +72,7 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
   } satisfies RequestBody<'createClient'>;
   const reschedule = { startAt: slot(12) } satisfies RequestBody<'rescheduleAppointment'>;
   const cancel = { reason: 'Client asked to cancel by phone.' } satisfies RequestBody<'cancelAppointment'>;
+  const metadataChange = { metadata: { crmId: 'A-1042' } } satisfies RequestBody<'updateAppointment'>;
 
   type Draft = Omit<RepresentativeCase, 'key' | 'headers' | 'invalidRequest'> &
     Partial<Pick<RepresentativeCase, 'key' | 'headers' | 'invalidRequest'>>;
@@ -92,6 +93,7 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     ['listAppointments', 'GET', `/appointments?${range}`, undefined],
     ['createAppointment', 'POST', '/appointments', JSON.stringify(booking)],
     ['getAppointment', 'GET', `/appointments/${rescheduleMe}`, undefined],
+    ['updateAppointment', 'PATCH', `/appointments/${rescheduleMe}`, JSON.stringify(metadataChange)],
     ['rescheduleAppointment', 'POST', `/appointments/${unknownId}/reschedule`, JSON.stringify(reschedule)],
     ['cancelAppointment', 'POST', `/appointments/${unknownId}/cancel`, JSON.stringify(cancel)],
     ['listClients', 'GET', '/clients', undefined],
@@ -248,6 +250,27 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     label: 'an unknown id',
     method: 'GET',
     path: `/appointments/${unknownId}`,
+  });
+
+  add({
+    operationId: 'updateAppointment',
+    status: 200,
+    label: 'new metadata',
+    method: 'PATCH',
+    path: `/appointments/${rescheduleMe}`,
+    headers: { ...json },
+    body: JSON.stringify(metadataChange),
+  });
+  add({
+    operationId: 'updateAppointment',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    label: 'a metadata key with a space',
+    method: 'PATCH',
+    path: `/appointments/${rescheduleMe}`,
+    headers: { ...json },
+    body: JSON.stringify({ metadata: { 'crm id': 'A-1042' } }),
+    invalidRequest: true,
   });
 
   const rescheduleOf = (id: string) => `/appointments/${id}/reschedule`;

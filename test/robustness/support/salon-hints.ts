@@ -123,6 +123,7 @@ export function salonHints(salon: RobustSalon, cursors: CursorPool): Record<stri
       },
     },
     getAppointment: { ids: appointments },
+    updateAppointment: { ids: appointments },
     rescheduleAppointment: { ids: appointments, body: { '/startAt': futureSlot(), '/staffId': staff } },
     cancelAppointment: {
       ids: appointments,

@@ -72,11 +72,17 @@ const EXCLUDING_ONLY = /^\^\[\^[^\]]*\]\*\$$/;
 
 export const anyString = (constraints: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> => {
   const fits = (s: string) => [...s].length >= (constraints.minLength ?? 0) && [...s].length <= (constraints.maxLength ?? Infinity);
-  return fc.oneof(
+  const strings = [
     fc.string(constraints),
     fc.string({ ...constraints, unit: 'binary-ascii' }),
     fc.string({ ...constraints, unit: 'grapheme' }),
     fc.string({ ...constraints, unit: 'binary' }),
+  ];
+  // Hostile fragments are never empty: asked for the empty string only (the value under a
+  // minLength of 1), their filter would never pass, and fast-check would draw forever.
+  if (constraints.maxLength === 0) return fc.oneof(...strings);
+  return fc.oneof(
+    ...strings,
     fc
       .array(fc.oneof(fc.constantFrom(...HOSTILE_TEXT), fc.string({ minLength: 1, maxLength: 4 })), { minLength: 1, maxLength: 6 })
       .map((parts) => parts.join(''))
@@ -205,6 +211,9 @@ export class SchemaArbitraries {
         return dateText();
       case 'email':
         return fc.emailAddress().filter(fits);
+      case 'uri':
+        // An absolute address (webhook URLs, `format: uri` since 1.4.0).
+        return fc.webUrl({ validSchemes: ['https'], withQueryParameters: true }).filter(fits);
       case undefined:
       default:
         if (schema.pattern && EXCLUDING_ONLY.test(schema.pattern)) {
@@ -319,6 +328,11 @@ export class SchemaArbitraries {
           .chain((name) => fc.tuple(base, fc.constant(name), this.invalid(schema.properties![name], hints, `${pointer}/${name}`)))
           .map(([value, name, wrong]) => ({ ...value, [name]: wrong })),
       );
+    }
+    if (typeof schema.additionalProperties === 'object') {
+      // A map (metadata): an entry whose value its schema refuses.
+      const entry = schema.additionalProperties;
+      mutations.push(fc.tuple(base, this.invalid(entry, hints, `${pointer}/key`)).map(([value, wrong]) => ({ ...value, key: wrong })));
     }
     return fc.oneof(...mutations);
   }

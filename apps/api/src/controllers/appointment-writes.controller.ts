@@ -27,6 +27,15 @@ export class AppointmentWritesController {
     return toAppointment(await this.appointments.reschedule(key, id, body));
   }
 
+  @Operation('updateAppointment')
+  async updateAppointment(
+    @CurrentKey() key: AuthenticatedKey,
+    @PathId() id: string,
+    @ValidBody() body: RequestBody<'updateAppointment'>,
+  ): Promise<Schemas['Appointment']> {
+    return toAppointment(await this.appointments.update(key, id, body));
+  }
+
   @Operation('cancelAppointment')
   async cancelAppointment(
     @CurrentKey() key: AuthenticatedKey,

@@ -16,12 +16,12 @@ export class EventsController {
 
   @Operation('listEvents')
   async listEvents(@CurrentKey() key: AuthenticatedKey, @ValidQuery() query: ListQuery<'listEvents'>): Promise<Schemas['EventList']> {
-    return toList(await this.events.list(key.businessId, query), toEvent);
+    return toList(await this.events.list(key.businessId, key.mode, query), toEvent);
   }
 
   @Operation('getEvent')
   async getEvent(@CurrentKey() key: AuthenticatedKey, @PathId() id: string): Promise<Schemas['Event']> {
-    return toEvent(await this.events.get(key.businessId, id));
+    return toEvent(await this.events.get(key.businessId, key.mode, id));
   }
 
   @Operation('redeliverEvent')

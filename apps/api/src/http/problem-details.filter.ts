@@ -17,7 +17,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<ApiRequest>();
     const res = http.getResponse<Response>();
-    const { code, detail, errors, retryAfter, unexpected } = problemOf(exception, req);
+    const { code, detail, errors, retryAfter, members, unexpected } = problemOf(exception, req);
     if (unexpected) {
       this.logger.error(
         { requestId: req.requestId, err: exception instanceof Error ? exception.stack : String(exception) },
@@ -39,7 +39,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // rest of the body is never read, so the connection ends with this answer instead of waiting for it.
     if (req.complete === false) res.setHeader('Connection', 'close');
     const status = PROBLEM_TYPES[code].status;
-    const body = problemBody(code, detail, req.requestId, errors);
+    const body = problemBody(code, detail, req.requestId, errors, members);
     // Shaped for the request's version like any answer (docs/design-record.md#d22); refused before
     // the key was known, for the current version.
     const shape = req.answerShape;

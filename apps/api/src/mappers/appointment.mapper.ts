@@ -17,6 +17,8 @@ export function toAppointment(appointment: AppointmentView): Schemas['Appointmen
     source: appointment.source,
     locationId: appointment.locationId,
     rescheduledFromId: appointment.rescheduledFromId,
+    rescheduledToId: appointment.rescheduledToId,
+    metadata: appointment.metadata,
     createdAt: isoTime(appointment.createdAt),
     updatedAt: isoTime(appointment.updatedAt),
   };

@@ -10,6 +10,7 @@ export function toClient(client: ClientRecord): Schemas['Client'] {
     phone: client.phone,
     email: client.email,
     birthDate: client.birthDate,
+    metadata: client.metadata,
     createdAt: isoTime(client.createdAt),
     updatedAt: isoTime(client.updatedAt),
   };

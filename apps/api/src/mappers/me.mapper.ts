@@ -20,6 +20,8 @@ export function toMe(business: BusinessEntity, key: AuthenticatedKey): Schemas['
       prefix: key.prefix,
       createdAt: isoTime(key.keyCreatedAt),
       scopes: key.scopes.filter(isScope).map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
+      mode: key.mode,
+      apiVersion: key.apiVersion,
     },
   };
 }

@@ -14,6 +14,7 @@ export function toWebhookEndpoint(endpoint: WebhookEndpointEntity): Schemas['Web
     description: endpoint.description,
     active: endpoint.enabled,
     disabledReason: endpoint.disabledReason,
+    apiVersion: endpoint.apiVersion,
     createdAt: isoTime(endpoint.createdAt),
     updatedAt: isoTime(endpoint.updatedAt),
   };
@@ -29,12 +30,14 @@ export function toWebhookDelivery(attempt: EndpointAttempt): Schemas['WebhookDel
   return {
     id: attempt.id,
     eventId: attempt.eventId,
-    eventType: attempt.eventType as NoticeType,
+    eventType: attempt.eventType as Schemas['DeliveryEventType'],
     attempt: attempt.attempt,
     attemptedAt: isoTime(attempt.attemptedAt),
     outcome: delivered ? 'DELIVERED' : 'FAILED',
     statusCode: attempt.statusCode,
     durationMs: attempt.durationMs,
     error: attempt.error,
+    nextAttemptAt: attempt.nextAttemptAt === null ? null : isoTime(attempt.nextAttemptAt),
+    final: attempt.final,
   };
 }

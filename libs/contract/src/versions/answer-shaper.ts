@@ -42,8 +42,9 @@ export function shapeNotice(version: ApiVersion, type: string, body: unknown): u
     webhook?.post?.requestBody === undefined
       ? undefined
       : resolveRef<{ content?: Record<string, { schema: unknown }> }>(document, webhook.post.requestBody);
-  const schema = requestBody?.content?.['application/json']?.schema as Schema | undefined;
-  return schema === undefined ? body : shape(schema, body, changes);
+  // A type the document has no webhook for (an extension's) has the core's shape: the Notice schema.
+  const schema = (requestBody?.content?.['application/json']?.schema as Schema | undefined) ?? { $ref: `${SCHEMA_REF}Notice` };
+  return shape(schema, body, changes);
 }
 
 /** An instance of a component schema (a problem body where no operation is known) for `version`. */

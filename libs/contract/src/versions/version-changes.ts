@@ -31,5 +31,71 @@ export function withoutFields(...fields: readonly string[]): VersionChange['down
   };
 }
 
-/** Every declared change, oldest version first. 1.3.0 changed no answer of 1.2.0 (D13). */
-export const VERSION_CHANGES: readonly VersionChange[] = [];
+/**
+ * Every declared change, oldest version first. 1.3.0 changed no answer of 1.2.0 (D13).
+ *
+ * Not declared, on purpose: 1.4.0's 503 SERVICE_UNAVAILABLE (ServiceUnavailableProblem, no database
+ * connection in time, docs/design-record.md#d24). Callers pinned to 1.2.0 or 1.3.0 have received
+ * it since before 1.4.0, as docs/error-codes.md documents it, and no down-conversion could tell
+ * them what it means: their documents have neither the status nor a code that says "retry after
+ * Retry-After" (INTERNAL would say "a bug"). Their answer is left as it was; 1.4.0's document
+ * lists it under "What changed, exactly".
+ */
+export const VERSION_CHANGES: readonly VersionChange[] = [
+  {
+    name: 'appointment-rescheduled-to-and-metadata',
+    version: '1.4.0',
+    description: 'An appointment carries rescheduledToId (the appointment that replaced it) and metadata (docs/design-record.md#d23).',
+    schemas: ['Appointment'],
+    down: withoutFields('rescheduledToId', 'metadata'),
+  },
+  {
+    name: 'client-metadata',
+    version: '1.4.0',
+    description: 'A client carries metadata (docs/design-record.md#d23).',
+    schemas: ['Client'],
+    down: withoutFields('metadata'),
+  },
+  {
+    name: 'key-mode-and-version',
+    version: '1.4.0',
+    description: "GET /me's key carries its mode (live or test) and the version it is pinned to (docs/design-record.md#d23).",
+    schemas: ['ApiKey'],
+    down: withoutFields('mode', 'apiVersion'),
+  },
+  {
+    name: 'notice-mode',
+    version: '1.4.0',
+    description: 'A notice, and the event log that shows it as delivered, carries mode: live or test (docs/design-record.md#d23).',
+    schemas: ['Notice', 'TestNotice', 'Event'],
+    down: withoutFields('mode'),
+  },
+  {
+    name: 'webhook-endpoint-version',
+    version: '1.4.0',
+    description: 'A webhook endpoint shows the version its notices are shaped for (docs/design-record.md#d22).',
+    schemas: ['WebhookEndpoint', 'CreatedWebhookEndpoint'],
+    down: withoutFields('apiVersion'),
+  },
+  {
+    name: 'client-exists-client-id',
+    version: '1.4.0',
+    description: "A 409 CLIENT_EXISTS carries the existing client's clientId when the key holds clients.read (docs/design-record.md#d23).",
+    schemas: ['Problem'],
+    down: withoutFields('clientId'),
+  },
+  {
+    name: 'delivery-schedule',
+    version: '1.4.0',
+    description: 'A delivery attempt says what follows it: nextAttemptAt and final (docs/design-record.md#d23).',
+    schemas: ['WebhookDelivery'],
+    down: withoutFields('nextAttemptAt', 'final'),
+  },
+  {
+    name: 'test-ping-deliveries',
+    version: '1.4.0',
+    description: 'Test pings are in the delivery log (as webhook.test), left out before 1.4.0 (docs/design-record.md#d23).',
+    schemas: ['WebhookDelivery'],
+    down: (instance) => (instance.eventType === 'webhook.test' ? undefined : instance),
+  },
+];

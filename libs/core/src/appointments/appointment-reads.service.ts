@@ -15,16 +15,30 @@ export class AppointmentReadsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  /** One page of the appointments starting in [from, to), by (start, id); the cursor is bound to every filter. */
+  /**
+   * One page of the appointments starting in [from, to) by (start, id), or since 1.4.0 updated
+   * since `updatedSince` by (update, id) (docs/design-record.md#d23); the cursor is bound to every
+   * filter and to the order.
+   */
   async list(businessId: string, query: AppointmentListQuery): Promise<Page<AppointmentView>> {
     const check = readAppointmentFilter(query);
     if (!check.ok) throw validationFailed(check.errors);
     const { filter } = check;
-    const scope: CursorScope = {
-      list: 'appointments',
-      businessId,
-      filters: { from: String(filter.from), to: String(filter.to), status: filter.status, staffId: filter.staffId },
-    };
+    const text = (micros: bigint | null): string | null => (micros === null ? null : String(micros));
+    // The start order's scope is the one of 1.3.0, so its cursors stay valid; clientId joins it only when given.
+    const filters: Record<string, string | null> =
+      filter.order === 'start'
+        ? { from: text(filter.from), to: text(filter.to), status: filter.status, staffId: filter.staffId }
+        : {
+            order: 'update',
+            updatedSince: text(filter.updatedSince),
+            from: text(filter.from),
+            to: text(filter.to),
+            status: filter.status,
+            staffId: filter.staffId,
+          };
+    if (filter.clientId !== null || filter.order === 'update') filters.clientId = filter.clientId;
+    const scope: CursorScope = { list: 'appointments', businessId, filters };
     return paginate(this.cursors, scope, query, (request) => this.appointments.listPage(businessId, filter, request));
   }
 

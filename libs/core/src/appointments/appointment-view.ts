@@ -18,6 +18,10 @@ export interface AppointmentView {
   source: string;
   locationId: string | null;
   rescheduledFromId: string | null;
+  /** The appointment that replaced this one (docs/design-record.md#d23), derived when read. */
+  rescheduledToId: string | null;
+  /** The partner's own data (docs/design-record.md#d23). */
+  metadata: Record<string, string>;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -5,18 +5,21 @@ import type { ClientEntity } from '#database/entities/client.entity.js';
 import type { StaffEntity } from '#database/entities/staff.entity.js';
 import { Database } from '#database/database.js';
 import { SlotAvailabilityService, type SlotRequest } from '../availability/slot-availability.service.js';
+import { NO_MEMBER_FREE } from '../availability/slot-check.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { ClientsRepository } from '../clients/clients.repository.js';
 import { ClientsService, type BusinessRef, type NewBookingClient } from '../clients/clients.service.js';
 import { DomainError, notFound, validationFailed } from '../errors/domain-error.js';
 import { buildNoticeBody } from '../notices/notice-body.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
+import { noticeEmails } from '../notices/notice-emails.js';
 import { noticeRow } from '../notices/notice-row.js';
 import { ServicesRepository } from '../services/services.repository.js';
 import { StaffRepository } from '../staff/staff.repository.js';
 import { isActive } from './appointment-transitions.js';
 import type { AppointmentView } from './appointment-view.js';
 import { appointmentViewOf } from './appointment-view-of.js';
+import { AppointmentReadsRepository } from './appointment-reads.repository.js';
 import { AppointmentsRepository, slotTaken } from './appointments.repository.js';
 import { newAppointmentRow, termsOf } from './new-appointment-row.js';
 import { anyStaffOrder } from './any-staff-order.js';
@@ -32,16 +35,29 @@ export interface NewAppointment {
   startAt: string;
   /** Form A: an existing client; Form B: a new one, created with the appointment. */
   client: { id: string } | NewBookingClient;
+  /** The appointment's own data (docs/design-record.md#d23); Form B's client has its own. */
+  metadata?: Record<string, string>;
+  /** Default true; false: no e-mail to the client for this write (docs/design-record.md#d23). */
+  notifyClient?: boolean;
+}
+
+/** PATCH /appointments/{id} (docs/design-record.md#d23): the metadata that replaces the appointment's. */
+export interface AppointmentUpdate {
+  metadata: Record<string, string>;
 }
 
 export interface RescheduleRequest {
   startAt: string;
   /** Another staff member; default the same one. */
   staffId?: string;
+  /** Default true; false: no e-mail to the client for this write (docs/design-record.md#d23). */
+  notifyClient?: boolean;
 }
 
 export interface CancelRequest {
   reason: string;
+  /** Default true; false: no e-mail to the client for this write (docs/design-record.md#d23). */
+  notifyClient?: boolean;
 }
 
 /** The source of every appointment booked or rescheduled through the API (docs/design-record.md#d6). */
@@ -73,6 +89,7 @@ export class AppointmentWritesService {
     private readonly clientsService: ClientsService,
     private readonly availability: SlotAvailabilityService,
     private readonly notices: NoticesRepository,
+    private readonly reads: AppointmentReadsRepository,
   ) {}
 
   /**
@@ -89,7 +106,14 @@ export class AppointmentWritesService {
     const clientForm: { existingId: string } | { created: ClientEntity } =
       'id' in input.client
         ? { existingId: input.client.id }
-        : { created: this.clientsService.prepareForBooking(ref.businessId, input.client) };
+        : {
+            created: this.clientsService.prepareForBooking(
+              ref.businessId,
+              input.client,
+              new Date(),
+              await this.clientsService.phoneCountry(ref.businessId, input.client.phone),
+            ),
+          };
     return this.database.transactional(async () => {
       const parties = await this.parties.load(
         ref.businessId,
@@ -137,13 +161,14 @@ export class AppointmentWritesService {
             status,
             startsAt,
             source: API_SOURCE,
+            metadata: input.metadata ?? {},
           },
           now,
         );
         const notice = noticeRow(
           ref.businessId,
           buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
-          { kind: 'APPOINTMENT_BOOKED', status },
+          noticeEmails('APPOINTMENT_BOOKED', status, input.notifyClient),
         );
         if (await this.appointments.insertWith({ appointment, appointmentNotices: [notice], newClient })) {
           return appointmentViewOf(appointment, member, client);
@@ -151,7 +176,12 @@ export class AppointmentWritesService {
         // The client was written with the first attempt; a later one books for it.
         newClient = null;
       }
-      throw staff ? slotTaken() : new DomainError('SLOT_TAKEN', 'Every staff member who could take this start was booked meanwhile.');
+      throw staff
+        ? slotTaken()
+        : new DomainError(
+            'SLOT_TAKEN',
+            'No staff member who performs the service is free at this start: those who were have been booked meanwhile.',
+          );
     });
   }
 
@@ -164,14 +194,11 @@ export class AppointmentWritesService {
     const refusals = candidates.map((candidate) => this.availability.refusalGiven({ ...slot, staff: candidate }, candidate.slotFacts, now));
     const free = candidates.filter((_, i) => refusals[i] === null);
     if (free.length > 0) return anyStaffOrder(free);
-    const reasons = new Set(refusals.map((refusal) => refusal?.detail));
+    // Said of no one member (docs/design-record.md#d16): the reason every member shares, else NO_MEMBER_FREE.
+    const reasons = new Set(refusals.map((refusal) => refusal?.anyStaffDetail));
     throw new DomainError(
       'SLOT_UNAVAILABLE',
-      candidates.length === 0
-        ? 'No active staff member performs this service.'
-        : reasons.size === 1
-          ? [...reasons][0]!
-          : 'No staff member who performs this service can take this start.',
+      candidates.length === 0 ? 'No active staff member performs this service.' : reasons.size === 1 ? [...reasons][0]! : NO_MEMBER_FREE,
     );
   }
 
@@ -214,6 +241,8 @@ export class AppointmentWritesService {
           source: API_SOURCE,
           locationId: previous.locationId,
           rescheduledFromId: previous.id,
+          // The partner's data stays with the appointment it describes (docs/design-record.md#d23).
+          metadata: previous.metadata,
         },
         now,
       );
@@ -226,11 +255,26 @@ export class AppointmentWritesService {
           previousId: previous.id,
           occurredAt: now,
         }),
-        { kind: 'APPOINTMENT_RESCHEDULED', status: appointment.status },
+        noticeEmails('APPOINTMENT_RESCHEDULED', appointment.status, input.notifyClient),
       );
       if (!(await this.appointments.insertWith({ appointment, appointmentNotices: [notice], newClient: null }))) throw slotTaken();
       const client = await this.clientOf(appointment);
       return appointmentViewOf(appointment, staff, client);
+    });
+  }
+
+  /**
+   * Replaces an appointment's metadata, in any status (docs/design-record.md#d23). No notice and no
+   * e-mail: the metadata is the partner's own, and nothing of the schedule changes.
+   */
+  async update(ref: BusinessRef, appointmentId: string, input: AppointmentUpdate): Promise<AppointmentView> {
+    return this.database.transactional(async () => {
+      if (!(await this.appointments.setMetadata(ref.businessId, appointmentId, input.metadata, new Date()))) {
+        throw notFound('The appointment');
+      }
+      const appointment = await this.reads.findById(ref.businessId, appointmentId);
+      if (!appointment) throw new Error(`Appointment ${appointmentId} vanished inside its own transaction.`);
+      return appointment;
     });
   }
 
@@ -251,7 +295,7 @@ export class AppointmentWritesService {
       await this.notices.record(
         ref.businessId,
         buildNoticeBody({ type: 'appointment.cancelled', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
-        { kind: 'APPOINTMENT_CANCELLED', status: 'CANCELLED' },
+        noticeEmails('APPOINTMENT_CANCELLED', 'CANCELLED', input.notifyClient),
       );
       const staff = await this.staff.findById(ref.businessId, appointment.staffId);
       const client = await this.clientOf(appointment);

@@ -5,6 +5,7 @@ import type { ClientEntity } from '#database/entities/client.entity.js';
 import { defineStatement } from '#database/statement.js';
 import { violatedConstraint } from '#database/violated-constraint.js';
 import { clientExists } from '../clients/client-exists.js';
+import { clientClashError } from '../clients/clients.repository.js';
 import { DomainError } from '../errors/domain-error.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import type { NoticeRow } from '../notices/notice-row.js';
@@ -36,8 +37,8 @@ const CODE_ATTEMPTS = 5;
  * arbiter: a slot taken meanwhile (appointments_no_overlap) or a clash of the random code inserts
  * no appointment, and no notice of it, instead of failing the statement. So the transaction stays
  * usable and "any staff" tries the next member without a savepoint. The appointment reads
- * new_client so that the client is inserted first: its clash (CLIENT_EXISTS) fails the statement
- * before any slot is looked at.
+ * new_client so that the client is inserted first: when it clashes with an existing client (the
+ * same phone or e-mail) nothing is inserted, and the caller names that client in its CLIENT_EXISTS.
  *
  * Two transactions inserting overlapping rows for one staff member at the same moment would each
  * find the other's row in the exclusion index and wait for it: a deadlock, which PostgreSQL breaks
@@ -69,28 +70,31 @@ const INSERT_APPOINTMENT = defineStatement<
     updatedAt: Date,
     newClient: string | null,
     notices: string,
+    metadata: string,
   ],
-  { inserted: boolean }
+  { inserted: boolean; clientClashed: boolean }
 >({
   name: 'insert_appointment',
   text: `
 WITH new_client AS (
   INSERT INTO clients (id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at,
-                       notes, created_at, updated_at)
+                       notes, metadata, created_at, updated_at)
   SELECT id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at, notes,
-         created_at, updated_at
+         metadata, created_at, updated_at
     FROM jsonb_populate_record(NULL::clients, $21::jsonb)
    WHERE $21::jsonb IS NOT NULL
+  ON CONFLICT DO NOTHING
   RETURNING id
 ), appointment AS (
   INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
                             duration_min, price_cents, currency, source, location_id, rescheduled_from_id, code,
-                            cancellation_reason, cancelled_at, created_at, updated_at)
+                            cancellation_reason, cancelled_at, created_at, updated_at, metadata)
   SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::uuid, $7::text, $8::timestamptz, $9::timestamptz, $10::int,
          $11::int, $12::text, $13::text, $14::uuid, $15::uuid, $16::text, $17::text, $18::timestamptz, $19::timestamptz,
-         $20::timestamptz
+         $20::timestamptz, $23::jsonb
     FROM (SELECT pg_advisory_xact_lock(hashtextextended('appointments.staff:' || $3::text, 0))) AS staff_member_serialised,
          (SELECT count(*) FROM new_client) AS client_inserted_first
+   WHERE $21::jsonb IS NULL OR client_inserted_first.count > 0
   ON CONFLICT DO NOTHING
   RETURNING id
 ), notice AS (
@@ -99,7 +103,8 @@ WITH new_client AS (
     FROM jsonb_array_elements($22::jsonb) AS e, jsonb_populate_record(NULL::notices, e) AS n
    WHERE CASE e->>'after' WHEN 'client' THEN EXISTS (SELECT FROM new_client) ELSE EXISTS (SELECT FROM appointment) END
 )
-SELECT EXISTS (SELECT FROM appointment) AS inserted`,
+SELECT EXISTS (SELECT FROM appointment) AS inserted,
+       $21::jsonb IS NOT NULL AND NOT EXISTS (SELECT FROM new_client) AS "clientClashed"`,
 });
 
 // Asked only when an insert wrote no appointment: a code clash (draw again) or the slot taken.
@@ -119,7 +124,7 @@ const APPOINTMENT_FOR_UPDATE = defineStatement<[businessId: string, id: string],
        client_id AS "clientId", status, starts_at AS "startsAt", ends_at AS "endsAt", duration_min AS "durationMin",
        price_cents AS "priceCents", currency, source, location_id AS "locationId", rescheduled_from_id AS "rescheduledFromId",
        code, cancellation_reason AS "cancellationReason", cancelled_at AS "cancelledAt", created_at AS "createdAt",
-       updated_at AS "updatedAt"
+       updated_at AS "updatedAt", metadata
   FROM appointments WHERE business_id = $1 AND id = $2
    FOR UPDATE`,
 });
@@ -127,6 +132,11 @@ const APPOINTMENT_FOR_UPDATE = defineStatement<[businessId: string, id: string],
 const CHANGE_STATUS = defineStatement<[businessId: string, id: string, status: AppointmentStatus, at: Date]>({
   name: 'change_appointment_status',
   text: 'UPDATE appointments SET status = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
+});
+
+const SET_METADATA = defineStatement<[businessId: string, id: string, metadata: string, at: Date], { id: string }>({
+  name: 'set_appointment_metadata',
+  text: 'UPDATE appointments SET metadata = $3::jsonb, updated_at = $4 WHERE business_id = $1 AND id = $2 RETURNING id',
 });
 
 const CANCEL = defineStatement<[businessId: string, id: string, reason: string, at: Date]>({
@@ -168,8 +178,9 @@ export class AppointmentsRepository {
         ...write.appointmentNotices.map((notice) => ({ ...notice, after: 'appointment' })),
       ];
       let inserted: boolean;
+      let clientClashed: boolean;
       try {
-        ({ inserted } = await this.database.one(INSERT_APPOINTMENT, [
+        ({ inserted, clientClashed } = await this.database.one(INSERT_APPOINTMENT, [
           appointment.id,
           appointment.businessId,
           appointment.staffId,
@@ -192,10 +203,13 @@ export class AppointmentsRepository {
           appointment.updatedAt,
           newClient && JSON.stringify(clientColumns(newClient.client)),
           JSON.stringify(notices),
+          JSON.stringify(appointment.metadata),
         ]));
       } catch (error) {
         throw clientExists(violatedConstraint(error), newClient?.client) ?? error;
       }
+      // The new client met an existing one: nothing was written, and the refusal names it (docs/design-record.md#d23).
+      if (clientClashed && newClient) throw await clientClashError(this.database, newClient.client);
       if (newClient) this.notices.wakeRelayAfterCommit();
       newClient = null;
       if (inserted) {
@@ -215,6 +229,11 @@ export class AppointmentsRepository {
 
   async changeStatus(businessId: string, appointmentId: string, status: AppointmentStatus, at: Date): Promise<void> {
     await this.database.execute(CHANGE_STATUS, [businessId, appointmentId, status, at]);
+  }
+
+  /** Replaces the appointment's metadata (docs/design-record.md#d23); false when it is not in the business. */
+  async setMetadata(businessId: string, appointmentId: string, metadata: Record<string, string>, at: Date): Promise<boolean> {
+    return (await this.database.maybeOne(SET_METADATA, [businessId, appointmentId, JSON.stringify(metadata), at])) !== null;
   }
 
   /** Cancels with the reason (stored, never returned). */
@@ -237,6 +256,7 @@ function clientColumns(client: ClientEntity): Record<string, unknown> {
     consent: client.consent,
     consent_at: client.consentAt,
     notes: client.notes,
+    metadata: client.metadata,
     created_at: client.createdAt,
     updated_at: client.updatedAt,
   };

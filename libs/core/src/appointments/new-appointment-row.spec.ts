@@ -38,6 +38,7 @@ describe('newAppointmentRow', () => {
       source: 'api',
       locationId: null,
       rescheduledFromId: null,
+      metadata: {},
       code: expect.stringMatching(/^[2-9A-HJ-NP-Z]{8}$/),
       cancellationReason: null,
       cancelledAt: null,
@@ -60,6 +61,7 @@ describe('newAppointmentRow', () => {
         startsAt: new Date('2030-01-08T23:00:00Z'),
         rescheduledFromId: previous.id,
         locationId: 'location-1',
+        metadata: { crmId: 'A-1' },
       }),
       now,
     );
@@ -72,6 +74,7 @@ describe('newAppointmentRow', () => {
       endsAt: new Date('2030-01-09T00:30:00Z'),
       rescheduledFromId: previous.id,
       locationId: 'location-1',
+      metadata: { crmId: 'A-1' },
     });
   });
 

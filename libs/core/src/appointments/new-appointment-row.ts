@@ -26,6 +26,8 @@ export interface AppointmentRowFields {
   locationId?: string | null;
   rescheduledFromId?: string | null;
   cancellationReason?: string | null;
+  /** The partner's own data (docs/design-record.md#d23); default `{}`. A reschedule carries the old one's. */
+  metadata?: Record<string, string>;
   /** The desk code of a row written as it was (a fixture); default: a new one. */
   code?: string;
 }
@@ -64,6 +66,7 @@ export function newAppointmentRow(fields: AppointmentRowFields, now: Date): Appo
     source: fields.source,
     locationId: fields.locationId ?? null,
     rescheduledFromId: fields.rescheduledFromId ?? null,
+    metadata: fields.metadata ?? {},
     code: fields.code ?? generateAppointmentCode(),
     cancellationReason: fields.cancellationReason ?? null,
     cancelledAt: fields.status === 'CANCELLED' ? now : null,

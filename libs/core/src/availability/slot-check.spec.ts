@@ -44,13 +44,33 @@ describe('checkSlot', () => {
     expect(checkSlot({ ...free, slot: interval('9999-12-31T23:45:00Z', '+010000-01-01T00:15:00Z') })).toEqual({
       code: 'SLOT_UNAVAILABLE',
       detail: 'The appointment would end after the year 9999.',
+      anyStaffDetail: 'The appointment would end after the year 9999.',
     });
   });
 
   it('refuses as SLOT_TAKEN an overlap with an active appointment or a time block', () => {
     const busy = [interval('2030-01-07T10:29:00Z', '2030-01-07T11:00:00Z')];
-    expect(checkSlot({ ...free, appointments: busy })).toEqual({ code: 'SLOT_TAKEN', detail: expect.stringContaining('appointment') });
-    expect(checkSlot({ ...free, blocks: busy })).toEqual({ code: 'SLOT_TAKEN', detail: expect.stringContaining('time block') });
+    expect(checkSlot({ ...free, appointments: busy })).toMatchObject({
+      code: 'SLOT_TAKEN',
+      detail: expect.stringContaining('appointment'),
+    });
+    expect(checkSlot({ ...free, blocks: busy })).toMatchObject({ code: 'SLOT_TAKEN', detail: expect.stringContaining('time block') });
+  });
+
+  it('says a refusal of a member\'s own for "any staff" without speaking of "the staff member" (docs/design-record.md#d16)', () => {
+    const busy = [interval('2030-01-07T10:29:00Z', '2030-01-07T11:00:00Z')];
+    const refusals = [
+      checkSlot({ ...free, appointments: busy }),
+      checkSlot({ ...free, blocks: busy }),
+      checkSlot({ ...free, staffActive: false }),
+      checkSlot({ ...free, service: { active: true, performedByStaff: false } }),
+      checkSlot({ ...free, workingHours: [] }),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal?.detail).toMatch(/The staff member|staff member's/);
+      expect(refusal?.anyStaffDetail).toMatch(/^No staff member who performs the service is free at this start/);
+      expect(refusal?.anyStaffDetail).not.toMatch(/the staff member/i);
+    }
   });
 
   it('answers SLOT_UNAVAILABLE before SLOT_TAKEN', () => {

@@ -21,7 +21,15 @@ export interface SlotFacts {
 export interface SlotRefusal {
   code: 'SLOT_UNAVAILABLE' | 'SLOT_TAKEN';
   detail: string;
+  /**
+   * The same reason said of an "any staff" booking, which names no staff member
+   * (docs/design-record.md#d16): what every member who performs the service shares.
+   */
+  anyStaffDetail: string;
 }
+
+/** What an "any staff" refusal says when its members are refused for different reasons. */
+export const NO_MEMBER_FREE = 'No staff member who performs the service is free at this start.';
 
 /** The last instant the API can write (`9999-12-31T23:59:59.999Z`): a Date past it prints a six-digit year. */
 export const LAST_WRITABLE = Date.parse('9999-12-31T23:59:59.999Z');
@@ -36,26 +44,43 @@ export function performsService(servicesOfStaff: readonly string[], serviceId: s
  * before what is already booked, so SLOT_TAKEN always means "free at another time".
  */
 export function checkSlot(facts: SlotFacts): SlotRefusal | null {
-  const unavailable = (detail: string): SlotRefusal => ({ code: 'SLOT_UNAVAILABLE', detail });
+  // A reason that is not the member's reads the same for "any staff".
+  const unavailable = (detail: string, anyStaffDetail: string = detail): SlotRefusal => ({
+    code: 'SLOT_UNAVAILABLE',
+    detail,
+    anyStaffDetail,
+  });
   if (facts.slot.start.getTime() < facts.now.getTime()) return unavailable('The start is in the past.');
   if (facts.slot.end.getTime() > LAST_WRITABLE) return unavailable('The appointment would end after the year 9999.');
   if (!facts.service) return unavailable('The service is no longer offered.');
   if (!facts.service.active) return unavailable('The service is not active.');
-  if (!facts.service.performedByStaff) return unavailable('The staff member does not perform this service.');
-  if (!facts.staffActive) return unavailable('The staff member takes no bookings.');
+  if (!facts.service.performedByStaff) return unavailable('The staff member does not perform this service.', NO_MEMBER_FREE);
+  if (!facts.staffActive) return unavailable('The staff member takes no bookings.', NO_MEMBER_FREE);
   // The time rules are free-starts.ts's, the same GET /availability applies to a range.
   const start = facts.slot.start.getTime();
   const durationMs = facts.slot.end.getTime() - start;
   const intervals = workingIntervals(facts.workingHours, localDates(facts.timezone, start, start));
   const windows = startWindows(intervals, durationMs, start, start);
   if (!startAllowed(windows, start)) {
-    return unavailable("The interval is not inside one of the staff member's working hours.");
+    return unavailable(
+      "The interval is not inside one of the staff member's working hours.",
+      'No staff member who performs the service is free at this start: the interval is outside their working hours.',
+    );
   }
   if (!startAllowed(withoutBusy(windows, facts.appointments.map(spanOf), durationMs), start)) {
-    return { code: 'SLOT_TAKEN', detail: 'The staff member already has an active appointment that overlaps this interval.' };
+    return {
+      code: 'SLOT_TAKEN',
+      detail: 'The staff member already has an active appointment that overlaps this interval.',
+      anyStaffDetail:
+        'No staff member who performs the service is free at this start: each has an active appointment that overlaps this interval.',
+    };
   }
   if (!startAllowed(withoutBusy(windows, facts.blocks.map(spanOf), durationMs), start)) {
-    return { code: 'SLOT_TAKEN', detail: 'The staff member is not available in this interval (time block).' };
+    return {
+      code: 'SLOT_TAKEN',
+      detail: 'The staff member is not available in this interval (time block).',
+      anyStaffDetail: 'No staff member who performs the service is free at this start (time blocks, appointments).',
+    };
   }
   return null;
 }

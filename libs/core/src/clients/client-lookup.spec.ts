@@ -29,6 +29,13 @@ describe('clientLookup', () => {
     expect(fieldErrorsOf({ phone: '', email: 'ana@example.com' })).toEqual(['/query/phone']);
   });
 
+  it("reads a phone in national form in the business's country, and still refuses an empty one", () => {
+    expect(clientLookup({ phone: '912 345 678' }, 'PT')).toEqual({ phone: '+351912345678', email: null });
+    expect(clientLookup({ phone: '00351912345678' }, 'PT')).toEqual({ phone: '+351912345678', email: null });
+    expect(() => clientLookup({ phone: '' }, 'PT')).toThrow(DomainError);
+    expect(() => clientLookup({ phone: '912 345 678' })).toThrow(DomainError);
+  });
+
   it('reads a lookup in the stored form, and neither parameter as the plain list', () => {
     expect(clientLookup({ phone: '+351 912 345 678', email: ' Ana@Example.COM ' })).toEqual({
       phone: '+351912345678',

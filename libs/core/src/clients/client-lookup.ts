@@ -12,13 +12,14 @@ export interface ClientLookup {
  * Reads the `phone` and `email` filters of GET /clients the way a client's are written on create
  * (D7), so that a lookup finds exactly what the unique indexes call "the same client". The contract
  * has already checked their shape; the phone's real number ranges are checked here. A bad value is
- * 400 naming its parameter.
+ * 400 naming its parameter. A phone in national form is read in `country`, the business's
+ * (docs/design-record.md#d23).
  */
-export function clientLookup(query: { phone?: string; email?: string }): ClientLookup {
+export function clientLookup(query: { phone?: string; email?: string }, country: string | null = null): ClientLookup {
   const errors: FieldError[] = [];
   let phone: string | null = null;
   if (query.phone !== undefined) {
-    const check = normalisePhone(query.phone);
+    const check = normalisePhone(query.phone, country);
     if (check.ok) phone = check.e164;
     else errors.push({ path: '/query/phone', message: check.reason });
   }

@@ -4,7 +4,9 @@ import type { Page } from '../pagination/page.js';
 import { paginateInUpdateOrder, type UpdateOrderQuery } from '../pagination/update-order.js';
 import { clientLookup, lookupFilters } from './client-lookup.js';
 import type { ClientRecord } from './client-record.js';
+import { BusinessCountryRepository } from './business-country.repository.js';
 import { ClientsRepository } from './clients.repository.js';
+import { isNationalForm } from './phone.js';
 
 /**
  * GET /clients. Apart from ClientsService so that the contexts that only write clients (the
@@ -15,11 +17,14 @@ export class ClientReadsService {
   constructor(
     private readonly clients: ClientsRepository,
     private readonly cursors: CursorCodec,
+    private readonly countries: BusinessCountryRepository,
   ) {}
 
   /** The list, or with `phone`/`email` the lookup of D21 (the cursor is bound to them). */
-  list(businessId: string, query: UpdateOrderQuery & { phone?: string; email?: string }): Promise<Page<ClientRecord>> {
-    const lookup = clientLookup(query);
+  async list(businessId: string, query: UpdateOrderQuery & { phone?: string; email?: string }): Promise<Page<ClientRecord>> {
+    // A phone in national form is read in the business's country (docs/design-record.md#d23).
+    const country = query.phone !== undefined && isNationalForm(query.phone) ? await this.countries.countryOf(businessId) : null;
+    const lookup = clientLookup(query, country);
     return paginateInUpdateOrder(
       this.cursors,
       'clients',

@@ -16,6 +16,7 @@ interface ClientRow {
   phone: string | null;
   email: string | null;
   birth_date: string | null;
+  metadata: Record<string, string>;
   created_at: Date;
   updated_at: Date;
   position: string;
@@ -41,13 +42,46 @@ const INSERT_CLIENT = defineStatement<
     notes: string | null,
     createdAt: Date,
     updatedAt: Date,
+    metadata: string,
   ]
 >({
   name: 'insert_client',
   text: `INSERT INTO clients (id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at,
-                     notes, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+                     notes, created_at, updated_at, metadata)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)
+ON CONFLICT DO NOTHING
+RETURNING id`,
 });
+
+/**
+ * The existing client a new one clashed with: the one with its phone first, else the one with its
+ * e-mail (in any case). Asked only after an insert that did nothing (ON CONFLICT DO NOTHING keeps
+ * the transaction usable, so the clash is named in it: docs/design-record.md#d23).
+ */
+const CLIENT_CLASH = defineStatement<[businessId: string, phone: string | null, email: string | null], ClientClash>({
+  name: 'client_clash',
+  text: `SELECT id, coalesce(phone = $2::text, false) AS "samePhone"
+  FROM clients
+ WHERE business_id = $1 AND (phone = $2::text OR lower(email) = lower($3::text))
+ ORDER BY 2 DESC
+ LIMIT 1`,
+});
+
+/** The existing client a new one clashed with, and whether it was on the phone (else the e-mail). */
+export interface ClientClash {
+  id: string;
+  samePhone: boolean;
+}
+
+/**
+ * The CLIENT_EXISTS of a new client that was not inserted because it clashed, naming the existing
+ * client; shared by POST /clients and a booking's Form B (AppointmentsRepository).
+ */
+export async function clientClashError(database: Database, client: Pick<ClientEntity, 'businessId' | 'phone' | 'email'>): Promise<Error> {
+  const clash = await database.maybeOne(CLIENT_CLASH, [client.businessId, client.phone, client.email]);
+  // Gone between the two statements (deleted meanwhile): still a clash, without its id.
+  return clientExists(clash?.samePhone === false ? 'clients_business_email_key' : 'clients_business_phone_key', client, clash?.id) as Error;
+}
 
 // The birth date is read as text, as the entity holds it (the driver would make a local-midnight
 // Date of a date column).
@@ -55,7 +89,7 @@ const CLIENT_BY_ID = defineStatement<[businessId: string, id: string], ClientEnt
   name: 'client_by_id',
   text: `SELECT id, business_id AS "businessId", name, phone, email, to_char(birth_date, 'YYYY-MM-DD') AS "birthDate",
        guardian_name AS "guardianName", guardian_email AS "guardianEmail", consent, consent_at AS "consentAt", notes,
-       created_at AS "createdAt", updated_at AS "updatedAt"
+       metadata, created_at AS "createdAt", updated_at AS "updatedAt"
   FROM clients WHERE business_id = $1 AND id = $2`,
 });
 
@@ -67,7 +101,7 @@ const CLIENT_BY_ID = defineStatement<[businessId: string, id: string], ClientEnt
  */
 const CLIENT_PAGE = defineStatement<ClientPageParams, ClientRow>({
   name: 'client_page',
-  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.metadata, c.created_at, c.updated_at,
        (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
   FROM clients c
  WHERE c.business_id = $1 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
@@ -84,7 +118,7 @@ const CLIENT_PAGE = defineStatement<ClientPageParams, ClientRow>({
  */
 const CLIENT_PAGE_BY_PHONE = defineStatement<ClientByPhonePageParams, ClientRow>({
   name: 'client_page_by_phone',
-  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.metadata, c.created_at, c.updated_at,
        (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
   FROM clients c
  WHERE c.business_id = $1 AND c.phone = $5 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
@@ -94,7 +128,7 @@ const CLIENT_PAGE_BY_PHONE = defineStatement<ClientByPhonePageParams, ClientRow>
 
 const CLIENT_PAGE_BY_EMAIL = defineStatement<ClientByEmailPageParams, ClientRow>({
   name: 'client_page_by_email',
-  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.metadata, c.created_at, c.updated_at,
        (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
   FROM clients c
  WHERE c.business_id = $1 AND lower(c.email) = $5 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
@@ -104,7 +138,7 @@ const CLIENT_PAGE_BY_EMAIL = defineStatement<ClientByEmailPageParams, ClientRow>
 
 const CLIENT_PAGE_BY_CONTACT = defineStatement<ClientByContactPageParams, ClientRow>({
   name: 'client_page_by_contact',
-  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.created_at, c.updated_at,
+  text: `SELECT c.id, c.name, c.phone, c.email, to_char(c.birth_date, 'YYYY-MM-DD') AS birth_date, c.metadata, c.created_at, c.updated_at,
        (extract(epoch FROM c.updated_at) * 1000000)::bigint::text AS position
   FROM clients c
  WHERE c.business_id = $1 AND c.phone = $5 AND lower(c.email) = $6 AND (c.updated_at, c.id) > ($2::timestamptz, $3::uuid)
@@ -127,8 +161,9 @@ export class ClientsRepository {
    * already exists, so two concurrent creations cannot both succeed: their violation is CLIENT_EXISTS.
    */
   async insert(client: ClientEntity): Promise<void> {
+    let inserted: { id: string } | null;
     try {
-      await this.database.execute(INSERT_CLIENT, [
+      inserted = await this.database.maybeOne(INSERT_CLIENT, [
         client.id,
         client.businessId,
         client.name,
@@ -142,10 +177,12 @@ export class ClientsRepository {
         client.notes,
         client.createdAt,
         client.updatedAt,
+        JSON.stringify(client.metadata),
       ]);
     } catch (error) {
       throw clientExists(violatedConstraint(error), client) ?? error;
     }
+    if (!inserted) throw await clientClashError(this.database, client);
   }
 
   findById(businessId: string, clientId: string): Promise<ClientEntity | null> {
@@ -171,6 +208,7 @@ export class ClientsRepository {
         phone: row.phone,
         email: row.email,
         birthDate: row.birth_date,
+        metadata: row.metadata,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
       },

@@ -7,8 +7,9 @@ import { buildNoticeBody } from '../notices/notice-body.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import { checkBirthDate } from './birth-date.js';
 import { ClientsRepository } from './clients.repository.js';
+import { BusinessCountryRepository } from './business-country.repository.js';
 import { newClientRow } from './new-client-row.js';
-import { normalisePhone } from './phone.js';
+import { isNationalForm, normalisePhone } from './phone.js';
 
 export interface NewClient {
   name: string;
@@ -18,6 +19,8 @@ export interface NewClient {
   guardianName?: string | null;
   guardianEmail?: string | null;
   consent: boolean;
+  /** The partner's own data, checked by the contract (docs/design-record.md#d23). */
+  metadata?: Record<string, string>;
 }
 
 /** The new client of a booking (Form B of POST /appointments). */
@@ -25,6 +28,8 @@ export interface NewBookingClient {
   name: string;
   phone: string;
   email?: string;
+  /** The new client's own metadata (not the appointment's; docs/design-record.md#d23). */
+  metadata?: Record<string, string>;
 }
 
 export interface BusinessRef {
@@ -44,7 +49,16 @@ export class ClientsService {
     private readonly clients: ClientsRepository,
     private readonly notices: NoticesRepository,
     private readonly database: Database,
+    private readonly countries: BusinessCountryRepository,
   ) {}
+
+  /**
+   * The country a phone is read in: the business's when it is written in national form
+   * (docs/design-record.md#d23), else null (read no row: `+` carries its country code).
+   */
+  async phoneCountry(businessId: string, phone: string): Promise<string | null> {
+    return isNationalForm(phone) ? this.countries.countryOf(businessId) : null;
+  }
 
   /**
    * Creates a client and its client.created notice. An existing client (same phone, or same
@@ -54,7 +68,7 @@ export class ClientsService {
     const errors: FieldError[] = [];
     // As for a booking's new client: the stored name is trimmed, so spaces do not count.
     if (characters(input.name.trim()) < 2) errors.push({ path: '/name', message: 'must have at least 2 characters besides spaces' });
-    const phone = normalisePhone(input.phone);
+    const phone = normalisePhone(input.phone, await this.phoneCountry(business.businessId, input.phone));
     if (!phone.ok) errors.push({ path: '/phone', message: phone.reason });
     const birthDate = checkBirthDate(input.birthDate);
     if (!birthDate.ok) errors.push({ path: '/birthDate', message: birthDate.reason });
@@ -72,6 +86,7 @@ export class ClientsService {
         guardianName: emptyToNull(input.guardianName),
         guardianEmail: emptyToNull(input.guardianEmail),
         consent: true,
+        metadata: input.metadata ?? {},
       },
       now,
     );
@@ -89,15 +104,19 @@ export class ClientsService {
    * The new client of a booking (Form B), checked and built but not stored, so that a booking
    * refuses bad input before it looks anything up (docs/design-record.md#d2). The phone and e-mail rules are create's;
    * consent and guardian fields are not collected by a booking. Errors point under /client.
+   * `country` is phoneCountry's: the business's when the phone is written in national form.
    */
-  prepareForBooking(businessId: string, input: NewBookingClient, now: Date = new Date()): ClientEntity {
+  prepareForBooking(businessId: string, input: NewBookingClient, now: Date = new Date(), country: string | null = null): ClientEntity {
     const errors: FieldError[] = [];
     const name = input.name.trim();
     if (characters(name) < 2) errors.push({ path: '/client/name', message: 'must have at least 2 characters besides spaces' });
-    const phone = normalisePhone(input.phone);
+    const phone = normalisePhone(input.phone, country);
     if (!phone.ok) errors.push({ path: '/client/phone', message: phone.reason });
     if (errors.length > 0 || !phone.ok) throw validationFailed(errors);
-    return newClientRow({ businessId, name, phone: phone.e164, email: emptyToNull(input.email), consent: false }, now);
+    return newClientRow(
+      { businessId, name, phone: phone.e164, email: emptyToNull(input.email), consent: false, metadata: input.metadata ?? {} },
+      now,
+    );
   }
 
   /**

@@ -20,6 +20,7 @@ describe('newClientRow', () => {
       consent: true,
       consentAt: now,
       notes: null,
+      metadata: {},
       createdAt: now,
       updatedAt: now,
     });

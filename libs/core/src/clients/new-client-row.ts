@@ -14,6 +14,8 @@ export interface ClientRowFields {
   guardianEmail?: string | null;
   consent: boolean;
   notes?: string | null;
+  /** The partner's own data (docs/design-record.md#d23); default `{}`. */
+  metadata?: Record<string, string>;
 }
 
 /**
@@ -34,6 +36,7 @@ export function newClientRow(fields: ClientRowFields, now: Date): ClientEntity {
     consent: fields.consent,
     consentAt: fields.consent ? now : null,
     notes: fields.notes ?? null,
+    metadata: fields.metadata ?? {},
     createdAt: now,
     updatedAt: now,
   } satisfies ClientEntity);

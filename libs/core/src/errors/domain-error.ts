@@ -7,6 +7,15 @@ export interface FieldError {
 }
 
 /**
+ * Facts a refusal carries besides its code and detail, shown as members of the problem body
+ * (docs/design-record.md#d23): `clientId`, the existing client of a CLIENT_EXISTS, shown only to a
+ * key that may read clients.
+ */
+export interface ProblemMembers {
+  clientId?: string;
+}
+
+/**
  * A rule of the product said no. Services throw it; only the HTTP problem filter and the
  * admin command line know how to present it.
  */
@@ -17,6 +26,7 @@ export class DomainError extends Error {
     readonly fieldErrors: FieldError[] = [],
     /** Seconds the caller should wait before trying again, where that helps. */
     readonly retryAfterSeconds?: number,
+    readonly members: ProblemMembers = {},
   ) {
     super(detail);
     this.name = 'DomainError';

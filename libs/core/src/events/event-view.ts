@@ -1,4 +1,4 @@
-import type { NoticeBody } from '../notices/notice-body.js';
+import type { DeliveredNotice } from '../notices/notice-body.js';
 
 /** How a notice's deliveries stand, one per endpoint it went to. */
 export interface DeliveryCounts {
@@ -8,4 +8,4 @@ export interface DeliveryCounts {
 }
 
 /** A notice of the event log (docs/design-record.md#d18): the body as delivered, then its deliveries. */
-export type EventView = NoticeBody & { deliveries: DeliveryCounts };
+export type EventView = DeliveredNotice & { deliveries: DeliveryCounts };

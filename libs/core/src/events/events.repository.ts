@@ -33,6 +33,24 @@ export interface EventPageFilter {
 
 // The page is cut first, from the (business_id, created_at, id) index read backwards; only its
 // rows have their deliveries counted, through the (notice_id, endpoint_id) unique index.
+// An endpoint that received the notice once counts as delivered for good, whatever a redelivery
+// to it does since (docs/design-record.md#d23): its attempts are kept, and a 2xx among them says so.
+/**
+ * An event's deliveries counted per endpoint, for the notice aliased `notice` (D18): delivered
+ * when it was received at least once (a redelivery never erases that), else pending or failed.
+ */
+function deliveryCountsOf(notice: string): string {
+  return `(
+       SELECT count(*) FILTER (WHERE NOT r.received AND d.status = 'PENDING')::int AS pending,
+              count(*) FILTER (WHERE r.received)::int AS delivered,
+              count(*) FILTER (WHERE NOT r.received AND d.status <> 'PENDING')::int AS failed
+         FROM notice_deliveries d
+        CROSS JOIN LATERAL (
+              SELECT d.status = 'DELIVERED' OR d.delivered_at IS NOT NULL OR EXISTS (
+                     SELECT FROM delivery_attempts a WHERE a.delivery_id = d.id AND a.status_code BETWEEN 200 AND 299) AS received) r
+        WHERE d.notice_id = ${notice}.id) c`;
+}
+
 const EVENT_PAGE = defineStatement<
   [businessId: string, types: readonly string[], since: string, beforeTime: string | null, beforeId: string | null, limit: number],
   EventRow
@@ -45,11 +63,7 @@ const EVENT_PAGE = defineStatement<
            AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
          ORDER BY created_at DESC, id DESC
          LIMIT $6) p
-  CROSS JOIN LATERAL (
-       SELECT count(*) FILTER (WHERE d.status = 'PENDING')::int AS pending,
-              count(*) FILTER (WHERE d.status = 'DELIVERED')::int AS delivered,
-              count(*) FILTER (WHERE d.status = 'FAILED')::int AS failed
-         FROM notice_deliveries d WHERE d.notice_id = p.id) c
+  CROSS JOIN LATERAL ${deliveryCountsOf('p')}
  ORDER BY p.created_at DESC, p.id DESC`,
 });
 
@@ -58,11 +72,7 @@ const EVENT_BY_ID = defineStatement<[businessId: string, id: string, types: read
   text: `SELECT n.id, n.type, n.payload, c.pending, c.delivered, c.failed,
        (extract(epoch FROM n.created_at) * 1000000)::bigint::text AS position
   FROM notices n
-  CROSS JOIN LATERAL (
-       SELECT count(*) FILTER (WHERE d.status = 'PENDING')::int AS pending,
-              count(*) FILTER (WHERE d.status = 'DELIVERED')::int AS delivered,
-              count(*) FILTER (WHERE d.status = 'FAILED')::int AS failed
-         FROM notice_deliveries d WHERE d.notice_id = n.id) c
+  CROSS JOIN LATERAL ${deliveryCountsOf('n')}
  WHERE n.business_id = $1 AND n.id = $2 AND n.type = ANY($3::text[]) AND n.created_at >= $4::timestamptz`,
 });
 

@@ -3,7 +3,7 @@ import { NOTICE_TYPES } from '#contract/generated/operations.js';
 import { CLOCK, type Clock } from '../clock/clock.js';
 import { notFound, validationFailed } from '../errors/domain-error.js';
 import { isUuid } from '../ids/uuid.js';
-import { checkNoticeBody } from '../notices/notice-body.js';
+import { checkNoticeBody, deliveredNotice, type NoticeMode } from '../notices/notice-body.js';
 import { NOTICE_RETENTION_MS } from '../notices/notice-channel.js';
 import { CursorCodec, type CursorScope } from '../pagination/cursor-codec.js';
 import { parseDateTime, toTimestampLiteral, type EpochMicros } from '../pagination/epoch-micros.js';
@@ -23,9 +23,10 @@ export interface Redelivery {
   endpointIds: string[];
 }
 
-function toView(event: StoredEvent): EventView {
-  // The body exactly as the sender serialises it, field for field and in order (docs/design-record.md#d9).
-  return { ...checkNoticeBody(event.payload), deliveries: event.deliveries };
+function toView(event: StoredEvent, mode: NoticeMode): EventView {
+  // The body exactly as the sender serialises it, field for field and in order (docs/design-record.md#d9),
+  // in the current version's shape: the answer is shaped for the caller's like any other (docs/design-record.md#d22).
+  return { ...deliveredNotice(checkNoticeBody(event.payload), mode), deliveries: event.deliveries };
 }
 
 /**
@@ -42,7 +43,8 @@ export class EventsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  list(businessId: string, query: EventListQuery): Promise<Page<EventView>> {
+  /** `mode`: whether `businessId` is a sandbox (`test`), which its notices say (docs/design-record.md#d23). */
+  list(businessId: string, mode: NoticeMode, query: EventListQuery): Promise<Page<EventView>> {
     let createdSince: EpochMicros | null = null;
     if (query.createdSince !== undefined) {
       createdSince = parseDateTime(query.createdSince);
@@ -62,12 +64,15 @@ export class EventsService {
       filters: { type: query.type ?? null, createdSince: createdSince === null ? null : String(createdSince) },
     };
     return paginate(this.cursors, scope, query, async ({ after, take }) =>
-      (await this.events.page(businessId, filter, after, take)).map((row) => ({ record: toView(row.record), position: row.position })),
+      (await this.events.page(businessId, filter, after, take)).map((row) => ({
+        record: toView(row.record, mode),
+        position: row.position,
+      })),
     );
   }
 
-  async get(businessId: string, eventId: string): Promise<EventView> {
-    return toView(await this.find(businessId, eventId));
+  async get(businessId: string, mode: NoticeMode, eventId: string): Promise<EventView> {
+    return toView(await this.find(businessId, eventId), mode);
   }
 
   /**

@@ -39,25 +39,30 @@ export class AppointmentEmailOutboxService {
       const stored = facts.get(change.appointmentId);
       if (!stored) return [];
       const { appointment } = stored;
-      return composeAppointmentEmails({
-        ...stored,
-        kind: change.emails.kind,
-        appointment: { ...appointment, status: change.emails.status },
-        mailFrom: this.config.MAIL_FROM,
-      }).map((email) =>
-        Object.assign(new OutboundEmailEntity(), {
-          id: newId(),
-          businessId: appointment.businessId,
-          appointmentId: appointment.id,
+      return (
+        composeAppointmentEmails({
+          ...stored,
           kind: change.emails.kind,
-          ...email,
-          calendar: null,
-          createdAt: now,
-          relayedAt: null,
-          sentAt: null,
-          attempts: 0,
-          lastError: null,
-        }),
+          appointment: { ...appointment, status: change.emails.status },
+          mailFrom: this.config.MAIL_FROM,
+        })
+          // The write asked that the client get no e-mail (docs/design-record.md#d23); the business's still goes.
+          .filter((email) => change.emails.notifyClient !== false || email.audience !== 'CLIENT')
+          .map((email) =>
+            Object.assign(new OutboundEmailEntity(), {
+              id: newId(),
+              businessId: appointment.businessId,
+              appointmentId: appointment.id,
+              kind: change.emails.kind,
+              ...email,
+              calendar: null,
+              createdAt: now,
+              relayedAt: null,
+              sentAt: null,
+              attempts: 0,
+              lastError: null,
+            }),
+          )
       );
     });
     await this.emails.insert(rows);

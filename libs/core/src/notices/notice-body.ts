@@ -107,3 +107,19 @@ export function checkNoticeBody(value: unknown): NoticeBody {
   }
   return { id, type, createdAt, business, data: checkedData };
 }
+
+/** Whether a notice comes from the business (`live`) or its sandbox (`test`), docs/design-record.md#d23. */
+export type NoticeMode = 'live' | 'test';
+
+/** A notice as it is delivered in the current version: the stored body with its mode, after `business`. */
+export type DeliveredNotice = Omit<NoticeBody, 'data'> & { mode: NoticeMode; data: NoticeData };
+
+/**
+ * The envelope the sender serialises and the event log shows, field for field and in order. The
+ * mode is a fact of the business the notice was recorded for (a sandbox's or not), so it is added
+ * here rather than stored: bodies recorded before 1.4.0 get it too (docs/design-record.md#d23).
+ * Shaped for an endpoint's or a caller's version afterwards (shapeNotice, shapeAnswer).
+ */
+export function deliveredNotice(body: NoticeBody, mode: NoticeMode): DeliveredNotice {
+  return { id: body.id, type: body.type, createdAt: body.createdAt, business: body.business, mode, data: body.data };
+}

@@ -98,6 +98,7 @@ function refKey(ref: Pick<DeliveryRef, 'noticeId' | 'endpointId'>): string {
 export interface DeliveryUpdate {
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
+  /** When it was received; null leaves an earlier reception as it is (a redelivery erases nothing). */
   deliveredAt: Date | null;
 }
 
@@ -113,6 +114,10 @@ export interface EndpointAttempt {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** When the retry after this attempt is (or was) made; null when none follows. */
+  nextAttemptAt: Date | null;
+  /** No attempt of its schedule follows (delivered, the last retry, the endpoint disabled, a test ping). */
+  final: boolean;
 }
 
 type EndpointAttemptRow = EndpointAttempt & { position: string };
@@ -216,7 +221,13 @@ SELECT $1, d.id, $3, $4, $5, $6, $7, $8 FROM notice_deliveries d WHERE d.id = $2
    FOR KEY SHARE`,
 });
 
-/** An endpoint's attempts since a time, newest first, before a keyset position (null: from the newest). */
+/**
+ * An endpoint's attempts since a time, newest first, before a keyset position (null: from the
+ * newest). What follows each (docs/design-record.md#d23) is read from the rows, not stored: the
+ * next attempt of its delivery when there is one (numbered one more: a retry; numbered 1: a
+ * redelivery started a new schedule, so this one was final), else the delivery's own schedule
+ * when it is still PENDING after exactly this attempt.
+ */
 const ENDPOINT_ATTEMPTS_PAGE = defineStatement<
   [endpointId: string, since: Date, beforeTime: string | null, beforeId: string | null, limit: number],
   EndpointAttemptRow
@@ -224,10 +235,18 @@ const ENDPOINT_ATTEMPTS_PAGE = defineStatement<
   name: 'endpoint_delivery_attempts_page',
   text: `SELECT a.id, d.notice_id AS "eventId", n.type AS "eventType", a.attempt, a.attempted_at AS "attemptedAt",
        a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error,
+       CASE WHEN f.attempt IS NOT NULL THEN CASE WHEN f.attempt = a.attempt + 1 THEN f.attempted_at END
+            WHEN d.status = 'PENDING' AND d.attempts = a.attempt THEN d.next_attempt_at END AS "nextAttemptAt",
+       NOT coalesce(CASE WHEN f.attempt IS NOT NULL THEN f.attempt = a.attempt + 1
+                         ELSE d.status = 'PENDING' AND d.attempts = a.attempt END, false) AS final,
        (extract(epoch FROM a.attempted_at) * 1000000)::bigint::text AS position
   FROM delivery_attempts a
   JOIN notice_deliveries d ON d.id = a.delivery_id
   JOIN notices n ON n.id = d.notice_id
+  LEFT JOIN LATERAL (
+       SELECT b.attempt, b.attempted_at FROM delivery_attempts b
+        WHERE b.delivery_id = a.delivery_id AND (b.attempted_at, b.id) > (a.attempted_at, a.id)
+        ORDER BY b.attempted_at, b.id LIMIT 1) f ON true
  WHERE a.endpoint_id = $1 AND a.attempted_at >= $2
    AND ($3::timestamptz IS NULL OR (a.attempted_at, a.id) < ($3::timestamptz, $4::uuid))
  ORDER BY a.attempted_at DESC, a.id DESC
@@ -237,7 +256,8 @@ const ENDPOINT_ATTEMPTS_PAGE = defineStatement<
 /**
  * Queues a notice again for these endpoints with the same notice id: a delivery that finished
  * (DELIVERED or FAILED) starts a fresh schedule, one that never existed (an endpoint subscribed
- * later, or named explicitly) is created, and one still PENDING is left to run.
+ * later, or named explicitly) is created, and one still PENDING is left to run. What happened
+ * before stays (docs/design-record.md#d23): the attempts, and delivered_at, when it was received.
  */
 const REDELIVER = defineStatement<[ids: string[], businessId: string, noticeId: string, endpointIds: string[]], RefRow>({
   name: 'redeliver_notice',
@@ -245,17 +265,70 @@ const REDELIVER = defineStatement<[ids: string[], businessId: string, noticeId: 
 SELECT t.id, $2, $3, t.endpoint_id, 'PENDING', 0, now(), now(), now()
   FROM unnest($1::uuid[], $4::uuid[]) AS t(id, endpoint_id)
 ON CONFLICT (notice_id, endpoint_id) DO UPDATE
-   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), delivered_at = NULL, updated_at = now()
+   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), updated_at = now()
  WHERE notice_deliveries.status <> 'PENDING'
 RETURNING business_id, notice_id, endpoint_id`,
 });
+
+/**
+ * A test ping as it is kept in the delivery log (docs/design-record.md#d23): its notice (relayed
+ * already, so the relay never takes it; never in the event log, which lists the notice types only),
+ * one delivery, finished, and its one attempt, in one statement. Nothing when the endpoint was
+ * deleted meanwhile.
+ */
+const RECORD_TEST_PING = defineStatement<
+  [
+    noticeId: string,
+    businessId: string,
+    endpointId: string,
+    payload: string,
+    deliveryId: string,
+    attemptedAt: Date,
+    attemptId: string,
+    statusCode: number | null,
+    durationMs: number,
+    error: string | null,
+    delivered: boolean,
+  ]
+>({
+  name: 'record_test_ping',
+  text: `WITH endpoint AS (
+  SELECT id FROM webhook_endpoints WHERE business_id = $2 AND id = $3
+), notice AS (
+  INSERT INTO notices (id, business_id, type, payload, created_at, relayed_at)
+  SELECT $1, $2, 'webhook.test', $4::jsonb, $6, $6 FROM endpoint
+  RETURNING id
+), delivery AS (
+  INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at, delivered_at, created_at, updated_at)
+  SELECT $5, $2, notice.id, $3, CASE WHEN $11::boolean THEN 'DELIVERED' ELSE 'FAILED' END, 1, NULL,
+         CASE WHEN $11::boolean THEN $6::timestamptz END, $6, $6
+    FROM notice
+  RETURNING id
+)
+INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
+SELECT $7, delivery.id, $3, 1, $6, $8, $9, $10 FROM delivery`,
+});
+
+/** A test ping to keep in the delivery log: what was sent and how it fared. */
+export interface TestPingRecord {
+  noticeId: string;
+  businessId: string;
+  endpointId: string;
+  /** The body as built (the current version's shape). */
+  payload: unknown;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  delivered: boolean;
+}
 
 const SETTLE = defineStatement<
   [businessId: string, id: string, status: DeliveryStatus, nextAttemptAt: Date | null, deliveredAt: Date | null]
 >({
   name: 'settle_notice_delivery',
   text: `UPDATE notice_deliveries
-   SET attempts = attempts + 1, status = $3, next_attempt_at = $4, delivered_at = $5, updated_at = now()
+   SET attempts = attempts + 1, status = $3, next_attempt_at = $4, delivered_at = coalesce($5, delivered_at), updated_at = now()
  WHERE business_id = $1 AND id = $2`,
 });
 
@@ -301,7 +374,7 @@ const LIST_DELIVERIES = defineStatement<
 const REQUEUE = defineStatement<[businessId: string, noticeId: string], RefRow>({
   name: 'requeue_notice_deliveries',
   text: `UPDATE notice_deliveries
-   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), delivered_at = NULL, updated_at = now()
+   SET status = 'PENDING', attempts = 0, next_attempt_at = now(), updated_at = now()
  WHERE business_id = $1 AND notice_id = $2 AND status IN ('DELIVERED', 'FAILED')
  RETURNING business_id, notice_id, endpoint_id`,
 });
@@ -408,6 +481,23 @@ export class NoticeDeliveriesRepository {
       attempt.error,
     ]);
     return inserted > 0;
+  }
+
+  /** Keeps a test ping in the delivery log as a finished delivery of `webhook.test` (RECORD_TEST_PING). */
+  async recordTestPing(ping: TestPingRecord): Promise<void> {
+    await this.database.execute(RECORD_TEST_PING, [
+      ping.noticeId,
+      ping.businessId,
+      ping.endpointId,
+      JSON.stringify(ping.payload),
+      newId(),
+      ping.attemptedAt,
+      newId(),
+      ping.statusCode,
+      ping.durationMs,
+      ping.error,
+      ping.delivered,
+    ]);
   }
 
   /** Counts one more attempt and sets where the delivery stands after it. */

@@ -7,6 +7,7 @@ import { SWEEP_PAYLOAD } from '../notices/notice-channel.js';
 import { NoticesRepository } from '../notices/notices.repository.js';
 import { NoticeDeliveriesRepository, type DeliveryListItem } from './notice-deliveries.repository.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { TEST_NOTICE_TYPE } from './webhook-test-ping.service.js';
 
 const MAX_LISTED = 1000;
 
@@ -75,7 +76,8 @@ export class NoticeDeliveriesService {
    */
   async sendAgain(businessId: string, noticeId: string, where: SendAgainTo): Promise<SentAgain> {
     const notice = isUuid(noticeId) ? await this.notices.findById(businessId, noticeId) : null;
-    if (!notice) throw notFound('The notice');
+    // A test ping is kept in the delivery log only (docs/design-record.md#d23): it is never sent again.
+    if (!notice || notice.type === TEST_NOTICE_TYPE) throw notFound('The notice');
     const targets = where.to === 'endpoints-it-went-to' ? null : await this.targetsOf(businessId, notice.type, where);
     const queued = await this.database.transactional(async () => {
       const refs =

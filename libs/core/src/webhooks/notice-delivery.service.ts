@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
+import { shapeNotice } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
 import { CLOCK, type Clock } from '../clock/clock.js';
-import { checkNoticeBody } from '../notices/notice-body.js';
+import { checkNoticeBody, deliveredNotice } from '../notices/notice-body.js';
 import { SecretsCipher } from '../secrets/secrets-cipher.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
@@ -114,7 +115,9 @@ export class NoticeDeliveryService {
     }
     let body: string;
     try {
-      body = JSON.stringify(checkNoticeBody(delivery.payload));
+      // Shaped for the version the endpoint is pinned to, and signed as sent (docs/design-record.md#d22).
+      const notice = deliveredNotice(checkNoticeBody(delivery.payload), delivery.sandbox ? 'test' : 'live');
+      body = JSON.stringify(shapeNotice(delivery.endpoint.apiVersion, notice.type, notice));
     } catch (error) {
       return this.failUnsent(delivery, attemptedAt, `not sent: ${(error as Error).message}`);
     }

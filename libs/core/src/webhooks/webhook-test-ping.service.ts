@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { shapeNotice } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
 import { CLOCK, type Clock } from '../clock/clock.js';
 import { TenantSlots } from '../concurrency/tenant-slots.js';
 import { DomainError } from '../errors/domain-error.js';
+import { NoticeDeliveriesRepository } from './notice-deliveries.repository.js';
 import { NOTICE_SEND_LIMITS, NoticeSender, type NoticeSendLimits } from './notice-sender.js';
 import type { SendFailure } from './send-failure.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
@@ -36,7 +38,8 @@ export interface PingingBusiness {
  * POST /webhook-endpoints/{id}/test (docs/design-record.md#d17): one `webhook.test` notice, signed
  * as every notice is and sent by the same sender (the address checked again, 15 s in all, no
  * redirect followed), to this endpoint only, at once and outside the outbox: there is nothing to
- * retry and nothing to keep. An endpoint that is not active is tested too: that is how a business
+ * retry. Since 1.4.0 it is kept in the endpoint's delivery log, as a finished delivery of
+ * `webhook.test` (docs/design-record.md#d23). An endpoint that is not active is tested too: that is how a business
  * finds out whether it can be enabled again.
  *
  * A ping waits on a stranger for up to 15 s, so how many run at once is bounded per business and
@@ -51,6 +54,7 @@ export class WebhookTestPingService {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
     private readonly sender: NoticeSender,
+    private readonly deliveryLog: NoticeDeliveriesRepository,
     @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -63,13 +67,16 @@ export class WebhookTestPingService {
       const now = this.clock.now();
       const id = newId();
       const createdAt = now.toISOString();
-      const body = JSON.stringify({
+      // Shaped for the endpoint's version like every notice (docs/design-record.md#d22); a sandbox's is `test`.
+      const notice = {
         id,
         type: TEST_NOTICE_TYPE,
         createdAt,
         business: business.slug,
+        mode: business.id === business.tenantId ? 'live' : 'test',
         data: { id: endpoint.id, occurredAt: createdAt },
-      });
+      };
+      const body = JSON.stringify(shapeNotice(endpoint.apiVersion, TEST_NOTICE_TYPE, notice));
       const timestamp = Math.floor(now.getTime() / 1000);
       const result = await this.sender.send({
         tenantId: business.tenantId,
@@ -78,6 +85,20 @@ export class WebhookTestPingService {
         timestamp,
         body,
         signature: signNotice({ id, timestamp, body, secrets: activeSecrets(endpoint, now) }),
+      });
+      // Kept in the endpoint's delivery log once the answer is in, so no connection is held while it
+      // waits (docs/design-record.md#d23); with the class of a failure only, as the answer says it,
+      // so the log does not make the ping read what any host answers (docs/design-record.md#d25).
+      await this.deliveryLog.recordTestPing({
+        noticeId: id,
+        businessId: business.id,
+        endpointId: endpoint.id,
+        payload: notice,
+        attemptedAt: now,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.failure,
+        delivered: result.delivered,
       });
       return { delivered: result.delivered, statusCode: result.statusCode, durationMs: result.durationMs, error: result.failure };
     } finally {

@@ -24,7 +24,12 @@ export const ACTIVE_APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ['PENDI
 @Index('appointments_business_start_idx', ['businessId', 'startsAt', 'id'])
 @Index('appointments_business_staff_start_idx', ['businessId', 'staffId', 'startsAt', 'id'])
 @Index('appointments_business_status_start_idx', ['businessId', 'status', 'startsAt', 'id'])
+@Index('appointments_business_updated_idx', ['businessId', 'updatedAt', 'id'])
+@Index('appointments_business_client_start_idx', ['businessId', 'clientId', 'startsAt', 'id'])
+@Index('appointments_business_client_updated_idx', ['businessId', 'clientId', 'updatedAt', 'id'])
 @Index('appointments_code_key', ['businessId', 'code'], { unique: true })
+// rescheduledToId is read through it: the appointment whose previous one a row is (docs/design-record.md#d23).
+@Index('appointments_rescheduled_from_idx', ['rescheduledFromId'], { where: 'rescheduled_from_id IS NOT NULL' })
 export class AppointmentEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -71,6 +76,10 @@ export class AppointmentEntity {
 
   @Column({ name: 'rescheduled_from_id', type: 'uuid', nullable: true })
   rescheduledFromId: string | null;
+
+  /** The partner's own data (docs/design-record.md#d23); `{}` when none. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, string>;
 
   /** The code the client shows at the desk: never returned by the API. */
   @Column({ type: 'text' })

@@ -50,6 +50,10 @@ export class ClientEntity {
   @Column({ type: 'text', nullable: true })
   notes: string | null;
 
+  /** The partner's own data, set at creation only (docs/design-record.md#d23); `{}` when none. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, string>;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

@@ -11,6 +11,11 @@ import type { OutboundEmailKind } from './outbound-email.entity.js';
 export interface NoticeEmails {
   kind: OutboundEmailKind;
   status: AppointmentStatus;
+  /**
+   * `false` when the write asked not to e-mail the client (`notifyClient: false`, docs/design-record.md#d23):
+   * the business's e-mail still goes. Absent (the rows written before 1.4.0 too) means the client is e-mailed.
+   */
+  notifyClient?: false;
 }
 
 /** The transactional outbox: one row per change notice, committed with the change itself. */

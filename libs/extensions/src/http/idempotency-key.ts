@@ -12,11 +12,15 @@ const KEY_PATTERN = new RegExp(pattern);
 
 /**
  * The request's Idempotency-Key (docs/design-record.md#d4): required, sent once, one pair of surrounding quotes
- * allowed (as the IETF draft writes it), then the contract's pattern.
+ * allowed (as the IETF draft writes it), then the contract's pattern. Where the operation makes it
+ * optional (PATCH /appointments/{id}, docs/design-record.md#d23), its absence is null; sent, the same rules hold.
  */
-export function readIdempotencyKey(req: ApiRequest): string {
+export function readIdempotencyKey(req: ApiRequest): string;
+export function readIdempotencyKey(req: ApiRequest, required: boolean): string | null;
+export function readIdempotencyKey(req: ApiRequest, required = true): string | null {
   const occurrences = headerOccurrences(req, HEADER);
   const raw = req.headers[HEADER];
+  if (!required && occurrences === 0) return null;
   if (occurrences !== 1 || typeof raw !== 'string') {
     throw new DomainError(
       'IDEMPOTENCY_KEY_INVALID',

@@ -29,9 +29,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
-    const idempotencyKey = readIdempotencyKey(req);
     const operation = operationOf(this.reflector, context);
     if (!operation) throw new Error('IdempotencyInterceptor serves only routes declared with @Operation');
+    const idempotencyKey = readIdempotencyKey(req, operation.idempotencyKeyRequired);
+    // An optional key left out (docs/design-record.md#d23): the write runs as it is, with no record.
+    if (idempotencyKey === null) return next.handle();
     let result: unknown;
     let refusal: Error | undefined;
 
@@ -41,11 +43,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const body = JSON.stringify(result);
         return { response: { status: operation.successStatus, contentType: 'application/json', body }, keepWrites: true };
       } catch (error) {
-        const { code, detail, errors, unexpected } = problemOf(error, req);
+        const { code, detail, errors, members, unexpected } = problemOf(error, req);
         const status = PROBLEM_TYPES[code].status;
         if (unexpected || !STORED_REFUSALS.has(status) || !(error instanceof Error)) throw error;
         refusal = error;
-        const body = JSON.stringify(problemBody(code, detail, req.requestId, errors));
+        const body = JSON.stringify(problemBody(code, detail, req.requestId, errors, members));
         return { response: { status, contentType: 'application/problem+json', body }, keepWrites: false };
       }
     };

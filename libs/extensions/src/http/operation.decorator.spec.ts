@@ -2,6 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { GUARDS_METADATA, HTTP_CODE_METADATA, INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { OPERATIONS, type OperationId } from '#contract/generated/operations.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { LocationInterceptor } from './location.interceptor.js';
 import { Operation } from './operation.decorator.js';
 import { OperationInputGuard, OperationInputInterceptor } from './operation-input.interceptor.js';
 import { OPERATION_ID } from './operation-metadata.js';
@@ -40,8 +41,13 @@ describe('@Operation', () => {
   });
 
   it('opens the idempotency record before checking the input, so an invalid request stores nothing', () => {
-    const interceptors = Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('createAppointment')) as unknown[];
+    const interceptors = Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('cancelAppointment')) as unknown[];
     expect(interceptors).toEqual([IdempotencyInterceptor, OperationInputInterceptor]);
+  });
+
+  it('sets the Location of a created resource outside the idempotency record, so a replay carries it too', () => {
+    const interceptors = Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('createAppointment')) as unknown[];
+    expect(interceptors).toEqual([LocationInterceptor, IdempotencyInterceptor, OperationInputInterceptor]);
   });
 
   it('leaves a read without input free of interceptors', () => {

@@ -2,6 +2,7 @@ import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata, 
 import type { OperationFacts } from '#contract/generated/operations.js';
 import { servedOperation } from '#contract/served-contract.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { LocationInterceptor } from './location.interceptor.js';
 import { OperationInputGuard, OperationInputInterceptor } from './operation-input.interceptor.js';
 import { OPERATION_ID, takesInput, WAITS_ON_NETWORK } from './operation-metadata.js';
 
@@ -37,7 +38,11 @@ export function Operation(operationId: string, options: { waitsOnNetwork?: boole
   }
   // The idempotency record is opened first, so an invalid input is checked inside it (and not
   // stored). Without a record the input is checked by a route guard, after the global ones.
-  const interceptors = facts.idempotent ? [IdempotencyInterceptor, ...(takesInput(facts) ? [OperationInputInterceptor] : [])] : [];
+  // The Location of a created resource is outermost, so that it is set on a replay too (docs/design-record.md#d23).
+  const interceptors = [
+    ...(facts.location !== null ? [LocationInterceptor] : []),
+    ...(facts.idempotent ? [IdempotencyInterceptor, ...(takesInput(facts) ? [OperationInputInterceptor] : [])] : []),
+  ];
   const checksInputAsGuard = !facts.idempotent && takesInput(facts);
   return applyDecorators(
     RequestMapping({ path: facts.routePath, method: METHODS[facts.method] }),

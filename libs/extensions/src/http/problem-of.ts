@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
-import { DomainError, type FieldError } from '#core/errors/domain-error.js';
+import { DomainError, type FieldError, type ProblemMembers } from '#core/errors/domain-error.js';
 import type { ErrorCode } from '#core/errors/error-code.js';
 import { isConnectionWaitTimeout } from '#database/connection-wait.js';
 import type { ApiRequest } from './api-request.js';
@@ -12,7 +12,15 @@ export interface Problem {
   detail: string;
   errors: FieldError[];
   retryAfter?: number;
+  /** What the body carries besides, already limited to what the request's key may see. */
+  members?: ProblemMembers;
   unexpected: boolean;
+}
+
+/** The refusal's members the key may see: an existing client's id only with clients.read (docs/design-record.md#d23). */
+function membersFor(members: ProblemMembers, req: ApiRequest): ProblemMembers {
+  if (members.clientId === undefined || req.apiKey?.scopes.includes('clients.read') !== true) return {};
+  return { clientId: members.clientId };
 }
 
 /**
@@ -40,6 +48,7 @@ export function problemOf(exception: unknown, req: ApiRequest): Problem {
       detail: exception.detail,
       errors: exception.fieldErrors,
       retryAfter: exception.retryAfterSeconds,
+      members: membersFor(exception.members, req),
       unexpected: false,
     };
   }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '#core/errors/error-code.js';
-import type { FieldError } from '#core/errors/domain-error.js';
+import type { FieldError, ProblemMembers } from '#core/errors/domain-error.js';
 
 /** HTTP status and title of every problem code: the one place that knows (docs/design-record.md#d3). */
 export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }> = {
@@ -61,10 +61,17 @@ export interface ProblemBody {
   code: ErrorCode;
   detail: string;
   requestId: string;
+  clientId?: string;
   errors?: FieldError[];
 }
 
-export function problemBody(code: ErrorCode, detail: string, requestId: string, errors: FieldError[] = []): ProblemBody {
+export function problemBody(
+  code: ErrorCode,
+  detail: string,
+  requestId: string,
+  errors: FieldError[] = [],
+  members: ProblemMembers = {},
+): ProblemBody {
   const { status, title } = PROBLEM_TYPES[code];
   return {
     type: `https://docs.scheduling.example/problems/${code.toLowerCase().replace(/_/g, '-')}`,
@@ -73,6 +80,7 @@ export function problemBody(code: ErrorCode, detail: string, requestId: string, 
     code,
     detail,
     requestId,
+    ...(members.clientId === undefined ? {} : { clientId: members.clientId }),
     ...(errors.length > 0 ? { errors } : {}),
   };
 }

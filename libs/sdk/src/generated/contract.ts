@@ -9,6 +9,7 @@ export const OPERATION_IDS = [
   'listAppointments',
   'createAppointment',
   'getAppointment',
+  'updateAppointment',
   'rescheduleAppointment',
   'cancelAppointment',
   'listClients',

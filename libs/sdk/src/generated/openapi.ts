@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Get the business and the key
-         * @description Returns the business that owns the key and the key itself (name, prefix, creation time and scopes). Any valid key may call it; no scope is needed. Use it to check a key and its scopes.
+         * @description Returns the business that owns the key and the key itself (name, prefix, creation time, scopes, its mode — `live`, or `test` for a sandbox key — and the API version it is pinned to). Any valid key may call it; no scope is needed. Use it to check a key and its scopes.
          */
         get: operations["getMe"];
         put?: never;
@@ -32,8 +32,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List appointments in a time range
-         * @description Lists the business's appointments whose start (`scheduledAt`) lies in `[from, to)`, ordered by (`scheduledAt`, `id`) ascending, in every status unless `status` is given. `from` must be before `to` (else 400 VALIDATION_FAILED). Appointments never carry the appointment code nor the cancellation reason. Keep `from`, `to`, `status` and `staffId` unchanged when following `nextCursor`.
+         * List appointments in a time range, or in order of update
+         * @description Lists the business's appointments whose start (`scheduledAt`) lies in `[from, to)`, ordered by (`scheduledAt`, `id`) ascending, in every status unless `status` is given. `from` must be before `to` (else 400 VALIDATION_FAILED). Appointments never carry the appointment code nor the cancellation reason. Keep `from`, `to`, `updatedSince`, `status`, `staffId` and `clientId` unchanged when following `nextCursor`.
+         *
+         *     Since 1.4.0, `updatedSince` may be given instead of `from` + `to`: the list is then the appointments with `updatedAt >= updatedSince`, ordered by (`updatedAt`, `id`) like `GET /payments` (an incremental sync), and `from`/`to` are optional (given, they still bound the start). Without `updatedSince`, both `from` and `to` are required (else 400 VALIDATION_FAILED naming the missing one). `clientId` (1.4.0) keeps one client's appointments, in either order.
          */
         get: operations["listAppointments"];
         put?: never;
@@ -48,7 +50,9 @@ export interface paths {
          *     id). Under concurrency it never
          *     double-books and never refuses while a qualified member is free: a lost race tries the next
          *     member. Nobody can take the slot: 409 SLOT_UNAVAILABLE, or SLOT_TAKEN when members could but are
-         *     taken meanwhile. `GET /availability` lists the starts that can be booked.
+         *     taken meanwhile. `GET /availability` offers free starts on the business's grid; the grid is
+         *     where free times are offered, not a rule of booking: any free start is accepted, on the grid
+         *     or not.
          *
          *     The slot must be free: the start is not in the past; `[startAt, startAt + service duration)`
          *     lies inside one working interval of the staff member (weekly hours in the business time zone);
@@ -87,7 +91,20 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Replace an appointment's metadata
+         * @description Replaces the appointment's `metadata` with the one given, as a whole (`{}` clears it), in any
+         *     status, and returns the appointment. Nothing else of the appointment changes (its
+         *     `updatedAt` does). Since 1.4.0.
+         *
+         *     `Idempotency-Key` is optional here: replacing metadata with the same value twice leaves the
+         *     same result, so a plain retry is safe; with the header, a repeat replays the first answer.
+         *
+         *     It sends no e-mail and emits no notice: `metadata` is the partner's own data, and the notices
+         *     are about the schedule (booked, confirmed, rescheduled, cancelled), which this does not change;
+         *     a receiver that reads the appointment on every notice would otherwise be woken for its own write.
+         */
+        patch: operations["updateAppointment"];
         trace?: never;
     };
     "/appointments/{id}/reschedule": {
@@ -157,7 +174,9 @@ export interface paths {
         put?: never;
         /**
          * Create a client
-         * @description Creates a new client. The phone is validated and normalised to E.164; an empty e-mail or
+         * @description Creates a new client. The phone is validated and normalised to E.164 (written with `+` and the
+         *     country code, or since 1.4.0 in the business's national form, read in the business's
+         *     country: `912 345 678` for a business in Portugal); an empty e-mail or
          *     birth date becomes null; the birth date is `YYYY-MM-DD` and not in the future. `guardianName`,
          *     `guardianEmail` and `consent` are stored and never returned; `consent` must be `true`.
          *
@@ -271,8 +290,10 @@ export interface paths {
          *     blocks, PENDING and CONFIRMED appointments, inactive services and members, members who do not
          *     perform the service). Starts before now are never offered.
          *
-         *     Starts lie on a grid: every `stepMin` minutes (a business setting, 5 to 60, default 15) from
-         *     the start of each working interval. `to − from` is at most 31 days and `from` must be before
+         *     Offered starts lie on a grid: every `stepMin` minutes (a business setting, 5 to 60, default
+         *     15) from the start of each working interval. The grid is where free times are offered, not
+         *     a rule of booking: `POST /appointments` also accepts a free start off the grid (10:05 on a
+         *     15-minute grid), which this operation never lists. `to − from` is at most 31 days and `from` must be before
          *     `to` (else 400 VALIDATION_FAILED). An unknown `serviceId` or `staffId` answers 404; an
          *     inactive service answers 200 with no data. Since 1.3.0.
          *
@@ -469,8 +490,9 @@ export interface paths {
          * @description Signs and sends one `webhook.test` notice (`data.id` is the endpoint's id) to this endpoint
          *     only, at once and outside the retry schedule, and answers with the outcome after at most 15 s.
          *     The answer is 200 whether the receiver accepted it or not: `delivered` says which. A disabled
-         *     endpoint is tested too. The test is not retried and not kept in the delivery log. Takes no body.
-         *     Since 1.3.0.
+         *     endpoint is tested too. The test is not retried. Since 1.4.0 it is kept in the delivery log
+         *     (GET /webhook-endpoints/{id}/deliveries) as a delivery of `webhook.test`, one attempt, final;
+         *     it is never in the event log. Takes no body. Since 1.3.0.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -490,6 +512,12 @@ export interface paths {
          * An endpoint's delivery attempts
          * @description The attempts to deliver notices to this endpoint in the last 30 days, newest first (by
          *     `attemptedAt`, then `id`), keyset paged. Never bodies or headers. Since 1.3.0.
+         *
+         *     Since 1.4.0 each attempt says what follows it (`nextAttemptAt`, `final`), and test pings
+         *     are listed too (`eventType` `webhook.test`); a key pinned to an earlier version is not
+         *     shown the test pings, so one of its pages may hold fewer than `limit` attempts. A
+         *     redelivery (POST /events/{id}/redeliver) adds attempts, numbered from 1 again; the earlier
+         *     ones stay.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -806,7 +834,9 @@ export interface components {
          *           "scope": "services.read",
          *           "description": "See services, duration and price, the staff who perform them and when they are free."
          *         }
-         *       ]
+         *       ],
+         *       "mode": "live",
+         *       "apiVersion": "1.4.0"
          *     }
          */
         ApiKey: {
@@ -817,7 +847,19 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             /** @description The scopes the key holds. */
             scopes: components["schemas"]["ApiKeyScope"][];
+            mode: components["schemas"]["Mode"];
+            apiVersion: components["schemas"]["ApiVersion"];
         };
+        /**
+         * @description `live`: the business itself. `test`: its sandbox (a test key's business, whose writes reach no real client; its notices go to the sandbox's endpoints).
+         * @enum {string}
+         */
+        Mode: "live" | "test";
+        /**
+         * @description A published version of this API (see "Versions and pinning").
+         * @enum {string}
+         */
+        ApiVersion: "1.2.0" | "1.3.0" | "1.4.0";
         /**
          * @example {
          *       "business": {
@@ -837,7 +879,9 @@ export interface components {
          *             "scope": "appointments.read",
          *             "description": "See appointments: date, time, service, who serves, the name of the client."
          *           }
-         *         ]
+         *         ],
+         *         "mode": "live",
+         *         "apiVersion": "1.4.0"
          *       }
          *     }
          */
@@ -892,7 +936,7 @@ export interface components {
          * @description An appointment. All fields are always present. It never carries the appointment code nor the cancellation reason. The single-appointment responses use this same record.
          * @example {
          *       "id": "01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10",
-         *       "status": "CONFIRMED",
+         *       "status": "RESCHEDULED",
          *       "scheduledAt": "2030-01-07T09:00:00.000Z",
          *       "endsAt": "2030-01-07T09:30:00.000Z",
          *       "durationMin": 30,
@@ -915,6 +959,10 @@ export interface components {
          *       "source": "api",
          *       "locationId": null,
          *       "rescheduledFromId": null,
+         *       "rescheduledToId": "01944c31-0a9d-7b42-8e6f-5c1d2a7b9e33",
+         *       "metadata": {
+         *         "crmId": "A-1042"
+         *       },
          *       "createdAt": "2029-12-20T14:03:11.482Z",
          *       "updatedAt": "2029-12-20T14:03:11.482Z"
          *     }
@@ -943,6 +991,10 @@ export interface components {
          *       "source": "api",
          *       "locationId": null,
          *       "rescheduledFromId": "01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10",
+         *       "rescheduledToId": null,
+         *       "metadata": {
+         *         "crmId": "A-1042"
+         *       },
          *       "createdAt": "2029-12-21T09:30:00.201Z",
          *       "updatedAt": "2029-12-21T09:30:00.201Z"
          *     }
@@ -974,6 +1026,13 @@ export interface components {
              * @description Id of the appointment this one replaced (set by a reschedule), else null.
              */
             rescheduledFromId: string | null;
+            /**
+             * Format: uuid
+             * @description Id of the appointment that replaced this one (a RESCHEDULED appointment's new one, whose `rescheduledFromId` is this id), else null. Since 1.4.0.
+             */
+            rescheduledToId: string | null;
+            /** @description The partner's own data: set when booking, replaced by `PATCH /appointments/{id}`, carried to the new appointment by a reschedule; `{}` when none. Since 1.4.0. */
+            metadata: components["schemas"]["Metadata"];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -990,6 +1049,9 @@ export interface components {
          *       "phone": "+351912345678",
          *       "email": "joao@example.com",
          *       "birthDate": "1990-04-01",
+         *       "metadata": {
+         *         "crmId": "C-77"
+         *       },
          *       "createdAt": "2029-12-19T16:40:02.001Z",
          *       "updatedAt": "2029-12-19T16:40:02.001Z"
          *     }
@@ -1007,8 +1069,20 @@ export interface components {
              * @description `YYYY-MM-DD` (ISO 8601 calendar date), or null.
              */
             birthDate: string | null;
+            /** @description The partner's own data, set when the client is created (`POST /clients`, or `client.metadata` of a booking's Form B) and never changed afterwards, as the client itself; `{}` when none. Since 1.4.0. */
+            metadata: components["schemas"]["Metadata"];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Key-value data of the partner's own (an id in its CRM, a campaign), stored as given and returned as stored; the service never reads it. At most 20 keys; a key is 1 to 40 characters of `A-Z a-z 0-9 _ . -`; a value is a string of at most 500 characters without control characters (U+0000–U+001F, U+007F–U+009F). `{}` when none. Any other input answers 400 VALIDATION_FAILED naming the offending key. Since 1.4.0.
+         * @example {
+         *       "crmId": "A-1042",
+         *       "campaign": "spring-2030"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
         };
         ClientList: {
             data: components["schemas"]["Client"][];
@@ -1288,9 +1362,23 @@ export interface components {
          *     | 415 | UNSUPPORTED_MEDIA_TYPE | a write without `application/json` |
          *     | 429 | API_RATE_LIMIT | over 120 requests per minute for the key (`Retry-After`) |
          *     | 500 | INTERNAL | unexpected error |
+         *     | 503 | SERVICE_UNAVAILABLE | no database connection in time (`Retry-After`); since 1.4.0 in the document, as `ServiceUnavailableProblem` |
          * @enum {string}
          */
         ProblemCode: "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_INVALID" | "CURSOR_INVALID" | "API_KEY_INVALID" | "PLAN_INTEGRATIONS" | "API_SCOPE_MISSING" | "NOT_FOUND" | "SLOT_TAKEN" | "SLOT_UNAVAILABLE" | "CLIENT_EXISTS" | "APPOINTMENT_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "API_RATE_LIMIT" | "INTERNAL";
+        /** @description The `Problem` of a 503 (since 1.4.0): code `SERVICE_UNAVAILABLE`, no database connection in time. Its own schema rather than a value of `ProblemCode`, whose answers keep the values their versions published. */
+        ServiceUnavailableProblem: {
+            /** Format: uri-reference */
+            type: string;
+            title: string;
+            /** @enum {integer} */
+            status: 503;
+            /** @enum {string} */
+            code: "SERVICE_UNAVAILABLE";
+            detail: string;
+            /** @description The request's id, the same as the `X-Request-Id` response header. */
+            requestId: string;
+        };
         /** @description One invalid field. */
         ProblemFieldError: {
             /**
@@ -1341,6 +1429,11 @@ export interface components {
             detail: string;
             /** @description The request's id, the same as the `X-Request-Id` response header. */
             requestId: string;
+            /**
+             * Format: uuid
+             * @description Only on CLIENT_EXISTS, and only when the key holds `clients.read`: the id of the existing client, to book it with Form A (`client: { id }`) or read it with GET /clients/{id}.
+             */
+            clientId?: string;
             /** @description Present on VALIDATION_FAILED; one entry per invalid field. */
             errors?: components["schemas"]["ProblemFieldError"][];
         };
@@ -1362,10 +1455,12 @@ export interface components {
         NewClientForAppointment: {
             /** @description One line of text; control characters (U+0000–U+001F, U+007F) are refused. */
             name: string;
-            /** @description with country code starting with +; normalised to E.164 */
+            /** @description With `+` and the country code, or (since 1.4.0) in the business's national form (`912 345 678`, or `00351 912 345 678` with the international prefix, for a business in Portugal), read in the business's country; normalised to E.164. */
             phone: string;
             /** @description A valid e-mail address, or the empty string (stored as null). */
             email?: string | "";
+            /** @description The new client's own `metadata` (not the appointment's); default `{}`. Since 1.4.0. */
+            metadata?: components["schemas"]["Metadata"];
         };
         CreateAppointmentRequest: {
             /**
@@ -1382,6 +1477,18 @@ export interface components {
             startAt: string;
             /** @description Exactly one of the two forms. */
             client: components["schemas"]["ExistingClientReference"] | components["schemas"]["NewClientForAppointment"];
+            /** @description The appointment's `metadata`; default `{}`. With Form B, the new client's is `client.metadata`. Since 1.4.0. */
+            metadata?: components["schemas"]["Metadata"];
+            notifyClient?: components["schemas"]["NotifyClient"];
+        };
+        /**
+         * @description Since 1.4.0. Whether this write e-mails the client (when it has an address); default true. `false` sends the client no e-mail for this write; the business's own notification e-mail still goes, and the change notice is emitted as always.
+         * @default true
+         */
+        NotifyClient: boolean;
+        UpdateAppointmentRequest: {
+            /** @description Replaces the appointment's `metadata` as a whole (`{}` clears it). Since 1.4.0. */
+            metadata: components["schemas"]["Metadata"];
         };
         RescheduleAppointmentRequest: {
             /**
@@ -1394,15 +1501,17 @@ export interface components {
              * @description Another staff member to serve it; default the same one.
              */
             staffId?: string;
+            notifyClient?: components["schemas"]["NotifyClient"];
         };
         CancelAppointmentRequest: {
             /** @description Why it is cancelled. Stored, never returned. Several lines may be given, separated by line feeds (U+000A); tabs are kept; other control characters (carriage return included) are refused. */
             reason: string;
+            notifyClient?: components["schemas"]["NotifyClient"];
         };
         CreateClientRequest: {
             /** @description One line of text; control characters (U+0000–U+001F, U+007F) are refused. */
             name: string;
-            /** @description with country code starting with +; normalised to E.164 */
+            /** @description With `+` and the country code, or (since 1.4.0) in the business's national form (`912 345 678`, or `00351 912 345 678` with the international prefix, for a business in Portugal), read in the business's country; normalised to E.164. */
             phone: string;
             /** @description A valid e-mail address, or the empty string (stored as null). */
             email?: string | "";
@@ -1417,6 +1526,8 @@ export interface components {
              * @constant
              */
             consent: true;
+            /** @description The client's `metadata`; default `{}`. It cannot be changed later. Since 1.4.0. */
+            metadata?: components["schemas"]["Metadata"];
         };
         /**
          * @description - `appointment.created`: POST /appointments.
@@ -1458,6 +1569,7 @@ export interface components {
          *       "type": "appointment.created",
          *       "createdAt": "2029-12-20T14:03:11.495Z",
          *       "business": "salon-lisboa",
+         *       "mode": "live",
          *       "data": {
          *         "id": "01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10",
          *         "occurredAt": "2029-12-20T14:03:11.482Z"
@@ -1468,6 +1580,7 @@ export interface components {
          *       "type": "appointment.rescheduled",
          *       "createdAt": "2029-12-21T09:30:00.215Z",
          *       "business": "salon-lisboa",
+         *       "mode": "live",
          *       "data": {
          *         "id": "01944c31-0a9d-7b42-8e6f-5c1d2a7b9e33",
          *         "occurredAt": "2029-12-21T09:30:00.201Z",
@@ -1486,12 +1599,15 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             /** @description The business's slug. */
             business: string;
+            /** @description `live` when the notice comes from the business, `test` when it comes from its sandbox (a test key's writes). The slug in `business` is the same in both. */
+            mode: components["schemas"]["Mode"];
             data: components["schemas"]["NoticeData"];
         };
         /** @description The notice types the endpoint receives; at least one, each once. */
         WebhookEventTypes: components["schemas"]["NoticeType"][];
         /**
-         * @description The https address notices are POSTed to. Its host must resolve only to public addresses; credentials and fragments are refused.
+         * Format: uri
+         * @description The https address notices are POSTed to: an absolute URI (`format: uri`, stated since 1.4.0; a value that is not one answers 400 VALIDATION_FAILED naming `/url`, before 1.4.0 WEBHOOK_URL_REFUSED). Its host must resolve only to public addresses; credentials and fragments are refused (400 WEBHOOK_URL_REFUSED).
          * @example https://hooks.example.com/scheduling
          */
         WebhookUrl: string;
@@ -1509,6 +1625,7 @@ export interface components {
          *       "description": "Zapier",
          *       "active": true,
          *       "disabledReason": null,
+         *       "apiVersion": "1.4.0",
          *       "createdAt": "2030-01-07T09:00:00.000Z",
          *       "updatedAt": "2030-01-07T09:00:00.000Z"
          *     }
@@ -1523,6 +1640,8 @@ export interface components {
             active: boolean;
             /** @description Why the service disabled it (a 410 Gone, five days of failures); null otherwise. */
             disabledReason: string | null;
+            /** @description The version its notices are shaped for: the one given at creation, else the creating key's. Endpoints made before 1.4.0 are 1.3.0. */
+            apiVersion: components["schemas"]["ApiVersion"];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -1535,6 +1654,7 @@ export interface components {
             description: components["schemas"]["WebhookDescription"];
             active: boolean;
             disabledReason: string | null;
+            apiVersion: components["schemas"]["ApiVersion"];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             /** @description `whsec_` and the base64 of 32 random bytes: the Standard Webhooks signing secret (the `standardwebhooks` and `svix` libraries take it as it is). */
@@ -1558,6 +1678,8 @@ export interface components {
             url: components["schemas"]["WebhookUrl"];
             events: components["schemas"]["WebhookEventTypes"];
             description?: components["schemas"]["WebhookDescription"];
+            /** @description The version the endpoint's notices are shaped for (see "Versions and pinning"); the creating key's when absent. */
+            apiVersion?: components["schemas"]["ApiVersion"];
         };
         /**
          * @description The fields to change; at least one.
@@ -1594,16 +1716,18 @@ export interface components {
          * @enum {string}
          */
         WebhookDeliveryOutcome: "DELIVERED" | "FAILED";
+        /** @description The type of the notice delivered; `webhook.test` for a test ping (since 1.4.0). */
+        DeliveryEventType: components["schemas"]["NoticeType"] | "webhook.test";
         /** @description One attempt to deliver a notice to the endpoint. Never the body or the headers. */
         WebhookDelivery: {
             /** Format: uuid */
             id: string;
             /**
              * Format: uuid
-             * @description The notice's id (`webhook-id`); see GET /events/{id}.
+             * @description The notice's id (`webhook-id`); see GET /events/{id} (not for a test ping).
              */
             eventId: string;
-            eventType: components["schemas"]["NoticeType"];
+            eventType: components["schemas"]["DeliveryEventType"];
             /** @description Which attempt of this notice to this endpoint it was (1 for the first; a redelivery starts again at 1). */
             attempt: number;
             attemptedAt: components["schemas"]["Timestamp"];
@@ -1613,13 +1737,20 @@ export interface components {
             durationMs: number;
             /** @description Why the attempt failed; null when delivered. */
             error: string | null;
+            /**
+             * Format: date-time
+             * @description When the retry that follows this failed attempt is (or was) made; null when none follows (`final`).
+             */
+            nextAttemptAt: string | null;
+            /** @description True when the service makes no further attempt after this one on its own: it was delivered, it was the last of the retry schedule, the endpoint was disabled, or it was a test ping. A redelivery starts new attempts; it never changes earlier ones. */
+            final: boolean;
         };
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];
             /** @description Send as `cursor` for the next page; null marks the end. */
             nextCursor: string | null;
         };
-        /** @description The notice's deliveries (one per endpoint it went to) by where they stand. */
+        /** @description The notice's deliveries (one per endpoint it went to) by where they stand. `delivered`: the endpoints that received it at least once (a redelivery does not take one back to `pending`); `pending`: not received yet, still being tried; `failed`: never received, no attempt left. */
         EventDeliveryCounts: {
             pending: number;
             delivered: number;
@@ -1635,6 +1766,7 @@ export interface components {
             type: components["schemas"]["NoticeType"];
             createdAt: components["schemas"]["Timestamp"];
             business: string;
+            mode: components["schemas"]["Mode"];
             data: components["schemas"]["NoticeData"];
             deliveries: components["schemas"]["EventDeliveryCounts"];
         };
@@ -1685,6 +1817,7 @@ export interface components {
             type: "webhook.test";
             createdAt: components["schemas"]["Timestamp"];
             business: string;
+            mode: components["schemas"]["Mode"];
             data: {
                 /**
                  * Format: uuid
@@ -1876,11 +2009,15 @@ export interface components {
         /**
          * @description The write cannot be done in the current state. Codes:
          *     - `SLOT_TAKEN`: the interval overlaps a PENDING or CONFIRMED appointment or a time block of
-         *       that staff member.
+         *       that staff member; for an "any staff" booking, every member who could take the start was
+         *       booked meanwhile.
          *     - `SLOT_UNAVAILABLE`: the start is in the past, outside the staff member's working hours, the
-         *       service is inactive, or the staff member does not perform the service.
+         *       service is inactive, or the staff member does not perform the service; for an "any staff"
+         *       booking (no `staffId`), no staff member who performs the service is free at this start, and
+         *       `detail` says so without speaking of one member.
          *     - `CLIENT_EXISTS`: a client with the same phone (E.164) or e-mail (case-insensitive) exists in
-         *       the business; nothing is created and the existing client is not changed.
+         *       the business; nothing is created and the existing client is not changed. When the key holds
+         *       `clients.read`, `clientId` is the existing client's id.
          *     - `APPOINTMENT_NOT_ACTIVE`: reschedule or cancel of an appointment that is not PENDING or
          *       CONFIRMED.
          *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different body, path or
@@ -1998,6 +2135,31 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description SERVICE_UNAVAILABLE: the service could not get a database connection in time (every connection busy for 5 s, or a new one did not open in time); any operation may answer it. Retry after `Retry-After` seconds (always present), with the same Idempotency-Key for a write: a 503 is never stored for idempotent replay and nothing was written. Documented since 1.4.0; callers pinned to 1.2.0 or 1.3.0 receive it too (their documents cannot name it; see "What changed, exactly"). */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /**
+                 * @description Whole seconds to wait before retrying (5).
+                 * @example 5
+                 */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://docs.scheduling.example/problems/service-unavailable",
+                 *       "title": "The service is too busy to answer now",
+                 *       "status": 503,
+                 *       "code": "SERVICE_UNAVAILABLE",
+                 *       "detail": "The service is too busy to answer now; retry after the Retry-After delay.",
+                 *       "requestId": "0b9f2d1e-6c3a-4f57-8e21-7d4c9a0b3e65"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+            };
+        };
         /** @description Any 2xx means the notice was received; nothing more is sent for it. Answer quickly (within 15 s in all, 5 s to connect) and do the work afterwards; at most 64 KiB of the response is read and the body is ignored. */
         NoticeReceived: {
             headers: {
@@ -2035,12 +2197,12 @@ export interface components {
          */
         Id: string;
         /**
-         * @description Start of the range, inclusive (`scheduledAt >= from`). RFC 3339 date-time with an offset; any offset is accepted. Must be before `to`.
+         * @description Start of the range, inclusive (`scheduledAt >= from`). RFC 3339 date-time with an offset; any offset is accepted. Must be before `to`. Required unless `updatedSince` is given (1.4.0).
          * @example 2030-01-07T00:00:00Z
          */
         From: string;
         /**
-         * @description End of the range, exclusive (`scheduledAt < to`). RFC 3339 date-time with an offset; any offset is accepted. Must be after `from`.
+         * @description End of the range, exclusive (`scheduledAt < to`). RFC 3339 date-time with an offset; any offset is accepted. Must be after `from`. Required unless `updatedSince` is given (1.4.0).
          * @example 2030-01-14T00:00:00Z
          */
         To: string;
@@ -2054,17 +2216,27 @@ export interface components {
          * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
          */
         StaffId: string;
-        /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+        /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
         Cursor: string;
         /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
         Limit: number;
+        /**
+         * @description Since 1.4.0: list the appointments with `updatedAt >= updatedSince` (inclusive) in order of update (`updatedAt`, `id`) instead of by start; `from` and `to` become optional. RFC 3339 date-time with an offset. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the appointments updated at that instant come again, so none is missed. An appointment updated while the pages are being followed moves to the end of the order and is listed again on a later page.
+         * @example 2030-01-01T00:00:00Z
+         */
+        AppointmentsUpdatedSince: string;
+        /**
+         * @description Since 1.4.0. Only this client's appointments. An unknown id gives an empty list.
+         * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
+         */
+        AppointmentClientId: string;
         /**
          * @description Only records with `updatedAt >= updatedSince` (inclusive). RFC 3339 date-time with an offset; any offset is accepted. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the records updated at that instant come again, so none is missed. A record updated while the pages are being followed moves to the end of the order and is listed again on a later page; a record not updated meanwhile is listed exactly once.
          * @example 2030-01-01T00:00:00Z
          */
         UpdatedSince: string;
         /**
-         * @description Only the client with this phone. Written as on `POST /clients` (`+`, the country code, any spaces, dots, dashes or brackets); it is normalised to E.164 the same way and then matched exactly, so `+351 912 345 678` finds `+351912345678`. A value that is not a valid phone number answers 400 VALIDATION_FAILED naming `/query/phone`. Since 1.3.0.
+         * @description Only the client with this phone. Written as on `POST /clients` (`+`, the country code, any spaces, dots, dashes or brackets; or, since 1.4.0, the business's national form, read in the business's country); it is normalised to E.164 the same way and then matched exactly, so `+351 912 345 678` finds `+351912345678`, and so do `912 345 678` and `00351 912 345 678` for a business in Portugal. A value that is not a valid phone number answers 400 VALIDATION_FAILED naming `/query/phone`. Since 1.3.0.
          * @example +351 912 345 678
          */
         ClientPhoneFilter: string;
@@ -2080,6 +2252,14 @@ export interface components {
          * @example 2030-01-01T00:00:00Z
          */
         CreatedSince: string;
+        /**
+         * @description Optional on this write: without it the request simply runs (sending it again does it
+         *     again, with the same outcome); with it, the rules of `Idempotency-Key` on the other writes
+         *     apply (pattern, 24 hours, replay with `Idempotent-Replayed: true`, 409
+         *     IDEMPOTENCY_KEY_REUSED). Since 1.4.0.
+         * @example 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b
+         */
+        IdempotencyKeyOptional: string;
         /**
          * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
          *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -2163,6 +2343,7 @@ export interface components {
                  *       "type": "appointment.created",
                  *       "createdAt": "2029-12-20T14:03:11.495Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10",
                  *         "occurredAt": "2029-12-20T14:03:11.482Z"
@@ -2184,6 +2365,7 @@ export interface components {
                  *       "type": "appointment.confirmed",
                  *       "createdAt": "2029-12-21T08:15:00.120Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10",
                  *         "occurredAt": "2029-12-21T08:15:00.104Z"
@@ -2205,6 +2387,7 @@ export interface components {
                  *       "type": "appointment.cancelled",
                  *       "createdAt": "2029-12-22T10:00:00.310Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10",
                  *         "occurredAt": "2029-12-22T10:00:00.297Z"
@@ -2226,6 +2409,7 @@ export interface components {
                  *       "type": "appointment.rescheduled",
                  *       "createdAt": "2029-12-21T09:30:00.215Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944c31-0a9d-7b42-8e6f-5c1d2a7b9e33",
                  *         "occurredAt": "2029-12-21T09:30:00.201Z",
@@ -2248,6 +2432,7 @@ export interface components {
                  *       "type": "client.created",
                  *       "createdAt": "2029-12-19T16:40:02.018Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944b91-2a3b-7c4d-8e5f-6a7b8c9d0e1f",
                  *         "occurredAt": "2029-12-19T16:40:02.001Z"
@@ -2269,6 +2454,7 @@ export interface components {
                  *       "type": "payment.received",
                  *       "createdAt": "2030-01-07T09:35:00.212Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944c40-3b2a-7190-8f7e-6d5c4b3a2918",
                  *         "occurredAt": "2030-01-07T09:35:00.000Z"
@@ -2290,6 +2476,7 @@ export interface components {
                  *       "type": "sale.created",
                  *       "createdAt": "2030-01-07T09:36:10.330Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944c41-4c3b-72a1-9f8e-7d6c5b4a3920",
                  *         "occurredAt": "2030-01-07T09:36:10.318Z"
@@ -2304,6 +2491,11 @@ export interface components {
         };
     };
     headers: {
+        /**
+         * @description Since 1.4.0 (sent to every version): the address of the resource the write created, for a reschedule the new appointment, on the first answer and on every replay alike. A relative reference (`/v1/api/appointments/{id}`, RFC 9110 §10.2.2: resolved against the request's address), or absolute under the service's public address when the operator configured one.
+         * @example /v1/api/appointments/01944b8f-7e6d-7c5b-9a49-38271605f4e3
+         */
+        Location: string;
         /**
          * @description Id of this request, on every response (errors included) and repeated as `requestId` in problem bodies. When the request carries a sane `X-Request-Id` (1 to 128 characters of `A-Z a-z 0-9 . _ : -`) it is echoed; otherwise a new id is generated.
          * @example 0b9f2d1e-6c3a-4f57-8e21-7d4c9a0b3e65
@@ -2371,21 +2563,27 @@ export interface operations {
             402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAppointments: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Start of the range, inclusive (`scheduledAt >= from`). RFC 3339 date-time with an offset; any offset is accepted. Must be before `to`.
+                 * @description Start of the range, inclusive (`scheduledAt >= from`). RFC 3339 date-time with an offset; any offset is accepted. Must be before `to`. Required unless `updatedSince` is given (1.4.0).
                  * @example 2030-01-07T00:00:00Z
                  */
-                from: components["parameters"]["From"];
+                from?: components["parameters"]["From"];
                 /**
-                 * @description End of the range, exclusive (`scheduledAt < to`). RFC 3339 date-time with an offset; any offset is accepted. Must be after `from`.
+                 * @description End of the range, exclusive (`scheduledAt < to`). RFC 3339 date-time with an offset; any offset is accepted. Must be after `from`. Required unless `updatedSince` is given (1.4.0).
                  * @example 2030-01-14T00:00:00Z
                  */
-                to: components["parameters"]["To"];
+                to?: components["parameters"]["To"];
+                /**
+                 * @description Since 1.4.0: list the appointments with `updatedAt >= updatedSince` (inclusive) in order of update (`updatedAt`, `id`) instead of by start; `from` and `to` become optional. RFC 3339 date-time with an offset. For an incremental sync, pass the largest `updatedAt` seen in the previous sync: the appointments updated at that instant come again, so none is missed. An appointment updated while the pages are being followed moves to the end of the order and is listed again on a later page.
+                 * @example 2030-01-01T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["AppointmentsUpdatedSince"];
                 /**
                  * @description Only appointments in this status. Without it, every status is listed.
                  * @example CONFIRMED
@@ -2396,7 +2594,12 @@ export interface operations {
                  * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
                  */
                 staffId?: components["parameters"]["StaffId"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /**
+                 * @description Since 1.4.0. Only this client's appointments. An unknown id gives an empty list.
+                 * @example 01944b8f-7e6d-7c5b-9a49-38271605f4e3
+                 */
+                clientId?: components["parameters"]["AppointmentClientId"];
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -2427,6 +2630,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAppointment: {
@@ -2464,6 +2668,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2486,6 +2691,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAppointment: {
@@ -2523,6 +2729,73 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAppointment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional on this write: without it the request simply runs (sending it again does it
+                 *     again, with the same outcome); with it, the rules of `Idempotency-Key` on the other writes
+                 *     apply (pattern, 24 hours, replay with `Idempotent-Replayed: true`, 409
+                 *     IDEMPOTENCY_KEY_REUSED). Since 1.4.0.
+                 * @example 3f1c2a9e-8b7d-4e6f-9a1b-2c3d4e5f6a7b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path: {
+                /**
+                 * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
+                 * @example 01944c2e-5b7a-7d3f-9c1e-3a8b6f2d4e10
+                 */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "crmId": "A-1042",
+                 *         "campaign": "spring-2030"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAppointmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The appointment with its new metadata (or the replay of that answer). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appointment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description NOT_FOUND: the appointment is not found in this business. Stored for idempotent replay when an Idempotency-Key was sent. */
+            404: components["responses"]["NotFound"];
+            /** @description IDEMPOTENCY_KEY_REUSED or IDEMPOTENCY_IN_PROGRESS (with Retry-After), only with an Idempotency-Key. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rescheduleAppointment: {
@@ -2571,6 +2844,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2593,6 +2867,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelAppointment: {
@@ -2663,13 +2938,14 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listClients: {
         parameters: {
             query?: {
                 /**
-                 * @description Only the client with this phone. Written as on `POST /clients` (`+`, the country code, any spaces, dots, dashes or brackets); it is normalised to E.164 the same way and then matched exactly, so `+351 912 345 678` finds `+351912345678`. A value that is not a valid phone number answers 400 VALIDATION_FAILED naming `/query/phone`. Since 1.3.0.
+                 * @description Only the client with this phone. Written as on `POST /clients` (`+`, the country code, any spaces, dots, dashes or brackets; or, since 1.4.0, the business's national form, read in the business's country); it is normalised to E.164 the same way and then matched exactly, so `+351 912 345 678` finds `+351912345678`, and so do `912 345 678` and `00351 912 345 678` for a business in Portugal. A value that is not a valid phone number answers 400 VALIDATION_FAILED naming `/query/phone`. Since 1.3.0.
                  * @example +351 912 345 678
                  */
                 phone?: components["parameters"]["ClientPhoneFilter"];
@@ -2683,7 +2959,7 @@ export interface operations {
                  * @example 2030-01-01T00:00:00Z
                  */
                 updatedSince?: components["parameters"]["UpdatedSince"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -2714,6 +2990,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createClient: {
@@ -2751,6 +3028,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2771,6 +3049,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getClient: {
@@ -2808,6 +3087,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listServices: {
@@ -2838,6 +3118,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listStaff: {
@@ -2853,7 +3134,7 @@ export interface operations {
                  * @example true
                  */
                 active?: components["parameters"]["StaffActiveFilter"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -2884,6 +3165,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStaffMember: {
@@ -2921,6 +3203,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAvailability: {
@@ -2975,6 +3258,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPayments: {
@@ -2985,7 +3269,7 @@ export interface operations {
                  * @example 2030-01-01T00:00:00Z
                  */
                 updatedSince?: components["parameters"]["UpdatedSince"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -3016,6 +3300,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayment: {
@@ -3055,6 +3340,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSales: {
@@ -3065,7 +3351,7 @@ export interface operations {
                  * @example 2030-01-01T00:00:00Z
                  */
                 updatedSince?: components["parameters"]["UpdatedSince"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -3096,6 +3382,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSale: {
@@ -3133,6 +3420,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -3163,6 +3451,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -3200,6 +3489,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3219,6 +3509,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -3256,6 +3547,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -3291,6 +3583,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -3335,6 +3628,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -3394,6 +3688,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     testWebhookEndpoint: {
@@ -3453,12 +3748,13 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -3496,6 +3792,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -3508,7 +3805,7 @@ export interface operations {
                  * @example 2030-01-01T00:00:00Z
                  */
                 createdSince?: components["parameters"]["CreatedSince"];
-                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, at most 200 characters. A cursor not issued by this service (a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
+                /** @description The `nextCursor` of the previous page, sent with the same filters. Opaque, 1 to 200 characters (omit the parameter for the first page). A cursor not issued by this service (an empty or a longer one included), altered, or sent with other filters answers 400 CURSOR_INVALID. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
@@ -3539,6 +3836,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -3576,6 +3874,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverEvent: {
@@ -3640,6 +3939,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     onAppointmentCreated: {
@@ -3972,6 +4272,7 @@ export interface operations {
                  *       "type": "webhook.test",
                  *       "createdAt": "2030-01-07T09:40:00.120Z",
                  *       "business": "salon-lisboa",
+                 *       "mode": "live",
                  *       "data": {
                  *         "id": "01944c2e-7a10-7b20-8c30-9d40e5f60718",
                  *         "occurredAt": "2030-01-07T09:40:00.120Z"
