@@ -99,6 +99,7 @@ describe("another business's ids: always 404 NOT_FOUND, never its data", () => {
     const json = (body: object) => ({ body, headers: { 'Content-Type': 'application/json' } });
     const cases: [CallMethod, string, Partial<CallOptions>][] = [
       ['GET', `/appointments/${theirs.activeAppointments[0]}`, {}],
+      ['PATCH', `/appointments/${theirs.activeAppointments[0]}`, json({ metadata: { crmId: 'not-mine' } })],
       ['POST', `/appointments/${theirs.activeAppointments[0]}/reschedule`, { body: { startAt: slot }, headers: idempotency() }],
       ['POST', `/appointments/${theirs.activeAppointments[1]}/cancel`, { body: { reason: 'Not mine to cancel.' }, headers: idempotency() }],
       ['GET', `/clients/${theirs.clients[0]}`, {}],

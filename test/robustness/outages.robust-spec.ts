@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
+import { DataSource } from 'typeorm';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { testConfig } from '../utils/test-config.js';
 import { testSql } from '../utils/test-context.js';
@@ -52,6 +53,33 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
   await Promise.all([postgres?.destroy(), redis?.stop()]);
+});
+
+describe('no database connection in time (docs/design-record.md#d24)', () => {
+  it('while every connection of the pool is taken, every operation answers 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
+    // Its own API with a pool of one connection and a short wait, whose one connection the test holds.
+    const settings = { DATABASE_URL: postgres.url(), REDIS_URL: redis.url, DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '300' };
+    const starved = await E2eApi.start(testConfig(settings));
+    const pool = (starved.app.get(DataSource).driver as unknown as { master: pg.Pool }).master;
+    const held = await pool.connect();
+    try {
+      for (const c of successes) {
+        const headers = c.headers['Idempotency-Key']
+          ? { ...c.headers, 'Idempotency-Key': `starved-${Date.now()}-${Math.random()}` }
+          : c.headers;
+        const res = await starved.call(c.method, c.path, { key: salon.tenant.key, headers, rawBody: c.body });
+        expect({ operationId: c.operationId, status: res.status, retryAfter: res.headers['retry-after'], code: res.body.code }).toEqual({
+          operationId: c.operationId,
+          status: 503,
+          retryAfter: '5',
+          code: 'SERVICE_UNAVAILABLE',
+        });
+      }
+    } finally {
+      held.release();
+      await starved.close();
+    }
+  });
 });
 
 describe('PostgreSQL goes away', () => {

@@ -83,7 +83,8 @@ describe('every operation × documented status, once', () => {
     for (const { operation } of operationsById(document).values()) {
       for (const status of Object.keys(operation.responses)) {
         const pair = `${operation.operationId} ${status}`;
-        if (status !== '500' && !excludedPairs.has(pair) && !covered.has(pair)) missing.push(pair);
+        // 500 and 503 come from outages.robust-spec.ts (the database stopped; the pool held).
+        if (status !== '500' && status !== '503' && !excludedPairs.has(pair) && !covered.has(pair)) missing.push(pair);
       }
     }
     expect(missing).toEqual([]);

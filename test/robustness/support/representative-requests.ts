@@ -272,6 +272,55 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     body: JSON.stringify({ metadata: { 'crm id': 'A-1042' } }),
     invalidRequest: true,
   });
+  add({
+    operationId: 'updateAppointment',
+    status: 404,
+    code: 'NOT_FOUND',
+    label: 'an unknown appointment',
+    method: 'PATCH',
+    path: `/appointments/${unknownId}`,
+    headers: { ...json },
+    body: JSON.stringify(metadataChange),
+  });
+  add({
+    operationId: 'updateAppointment',
+    status: 200,
+    label: 'new metadata, under an Idempotency-Key the next case repeats',
+    method: 'PATCH',
+    path: `/appointments/${rescheduleMe}`,
+    headers: write({ 'Idempotency-Key': `metadata-${unknownId}` }),
+    body: JSON.stringify(metadataChange),
+  });
+  add({
+    operationId: 'updateAppointment',
+    status: 409,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    label: 'that Idempotency-Key with other metadata',
+    method: 'PATCH',
+    path: `/appointments/${rescheduleMe}`,
+    headers: write({ 'Idempotency-Key': `metadata-${unknownId}` }),
+    body: JSON.stringify({ metadata: { crmId: 'B-2' } }),
+  });
+  add({
+    operationId: 'updateAppointment',
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    label: 'a body over 64 KiB',
+    method: 'PATCH',
+    path: `/appointments/${rescheduleMe}`,
+    headers: { ...json },
+    body: oversized(metadataChange),
+  });
+  add({
+    operationId: 'updateAppointment',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    label: 'a form body',
+    method: 'PATCH',
+    path: `/appointments/${rescheduleMe}`,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'metadata=x',
+  });
 
   const rescheduleOf = (id: string) => `/appointments/${id}/reschedule`;
   add({
@@ -542,13 +591,13 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     operationId: 'createWebhookEndpoint',
     status: 400,
     code: 'WEBHOOK_URL_REFUSED',
-    // A string as the schema asks: only the address rules refuse it.
+    // An absolute URI as the schema asks (format: uri since 1.4.0): only the address rules refuse it.
     invalidRequest: false,
-    label: 'an address that is not a URL',
+    label: 'an address with credentials in it',
     method: 'POST',
     path: '/webhook-endpoints',
     headers: write(),
-    body: JSON.stringify({ ...newEndpoint, url: 'hooks.example.com/in' }),
+    body: JSON.stringify({ ...newEndpoint, url: 'https://user:secret@hooks.example.com/in' }),
   });
   add({
     operationId: 'createWebhookEndpoint',
