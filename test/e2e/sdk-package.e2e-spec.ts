@@ -134,6 +134,6 @@ describe('the packed SDK (@scheduling/sdk)', () => {
       ],
       { cwd: consumer },
     );
-    expect(stdout.trim()).toMatch(/^https:\/\/api\.example\/v1\/api \d+ 1\.3\.0$/);
+    expect(stdout.trim()).toMatch(/^https:\/\/api\.example\/v1\/api \d+ 1\.4\.0$/);
   });
 });

@@ -124,7 +124,7 @@ describe('Stoplight Prism (proxy, --errors) in front of the real API', () => {
         );
       }
     }
-    expect(seen.size).toBe(28);
+    expect(seen.size).toBe(29);
     expect(problems).toEqual([]);
   });
 });
