@@ -67,6 +67,7 @@ describe('the MCP server', () => {
       'list_services',
       'list_staff',
       'reschedule_appointment',
+      'update_appointment',
     ]);
     const schemas = loadContract().document.components.schemas as Record<
       string,
@@ -121,6 +122,11 @@ describe('the MCP server', () => {
 
     const read = await call('get_appointment', { id: appointment.id });
     expect(read.structuredContent).toEqual(booked.structuredContent);
+
+    const updated = await call('update_appointment', { id: appointment.id, metadata: { orderId: 'A-17' } });
+    expect(updated.isError).toBeFalsy();
+    expect(text(updated)).toMatch(/^Updated: .*Corte with Ana Costa/);
+    expect((await call('get_appointment', { id: appointment.id })).structuredContent).toMatchObject({ metadata: { orderId: 'A-17' } });
 
     const cancelled = await call('cancel_appointment', { id: appointment.id, reason: 'The client cannot come' });
     expect(cancelled.isError).toBeFalsy();

@@ -65,6 +65,7 @@ describe('the MCP server', () => {
       create_client: [false, false],
       reschedule_appointment: [false, true],
       cancel_appointment: [false, true],
+      update_appointment: [false, true],
     });
     await close();
   });

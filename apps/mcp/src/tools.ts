@@ -51,8 +51,8 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /**
- * The tools an agent gets: find what is offered and when, look a client up, book, move, cancel and
- * read an appointment. Each calls the API through the SDK with the configured key, so the key's
+ * The tools an agent gets: find what is offered and when, look a client up or create one, book,
+ * move, cancel, read and list appointments, and keep the partner's own data on them (metadata). Each calls the API through the SDK with the configured key, so the key's
  * scopes and the API's rules (D6, D15, D16, D21) decide what succeeds.
  */
 export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas): SchedulingTool[] {
@@ -64,6 +64,26 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       header: { 'Idempotency-Key': IDEMPOTENCY_ARGUMENT },
       description: { [IDEMPOTENCY_ARGUMENT]: IDEMPOTENCY_DESCRIPTION },
     });
+  /** A write on one appointment, named by its `id`: it changes what exists, so a client should ask first. */
+  const appointmentWrite = (tool: {
+    name: string;
+    title: string;
+    description: string;
+    operationId: string;
+    done: string;
+    send: (id: string, body: Record<string, unknown>, options: WriteOptions) => Promise<Schemas['Appointment']>;
+  }): SchedulingTool => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: writeInput(tool.operationId, ['id']),
+    effect: 'destructive',
+    run: async ({ id, ...input }, signal) => {
+      const { body, options } = writeCall(input, signal);
+      const appointment = await tool.send(str(id), body, options);
+      return { text: `${tool.done}: ${describeAppointment(appointment)}`, structured: appointment };
+    },
+  });
   return [
     {
       name: 'list_services',
@@ -154,31 +174,32 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
         return { text: `Booked: ${describeAppointment(appointment)}`, structured: appointment };
       },
     },
-    {
+    appointmentWrite({
       name: 'reschedule_appointment',
       title: 'Reschedule an appointment',
       description:
         'Moves an active appointment to a new start (and optionally another staff member). The old appointment becomes RESCHEDULED; a new one is returned.',
-      inputSchema: writeInput('rescheduleAppointment', ['id']),
-      effect: 'destructive',
-      run: async ({ id, ...input }, signal) => {
-        const { body, options } = writeCall(input, signal);
-        const appointment = await sdk.appointments.reschedule(str(id), as<Schemas['RescheduleAppointmentRequest']>(body), options);
-        return { text: `Rescheduled: ${describeAppointment(appointment)}`, structured: appointment };
-      },
-    },
-    {
+      operationId: 'rescheduleAppointment',
+      done: 'Rescheduled',
+      send: (id, body, options) => sdk.appointments.reschedule(id, as<Schemas['RescheduleAppointmentRequest']>(body), options),
+    }),
+    appointmentWrite({
       name: 'cancel_appointment',
       title: 'Cancel an appointment',
       description: 'Cancels an active appointment, with a reason (at least 3 characters; stored, never shown to partners).',
-      inputSchema: writeInput('cancelAppointment', ['id']),
-      effect: 'destructive',
-      run: async ({ id, ...input }, signal) => {
-        const { body, options } = writeCall(input, signal);
-        const appointment = await sdk.appointments.cancel(str(id), as<Schemas['CancelAppointmentRequest']>(body), options);
-        return { text: `Cancelled: ${describeAppointment(appointment)}`, structured: appointment };
-      },
-    },
+      operationId: 'cancelAppointment',
+      done: 'Cancelled',
+      send: (id, body, options) => sdk.appointments.cancel(id, as<Schemas['CancelAppointmentRequest']>(body), options),
+    }),
+    appointmentWrite({
+      name: 'update_appointment',
+      title: "Replace an appointment's metadata",
+      description:
+        "Replaces an appointment's metadata (your own key-value pairs, such as an order number; {} clears them) in any status. Nothing else of the appointment changes: to move or cancel it, use the other tools.",
+      operationId: 'updateAppointment',
+      done: 'Updated',
+      send: (id, body, options) => sdk.appointments.update(id, as<Schemas['UpdateAppointmentRequest']>(body), options),
+    }),
     {
       name: 'list_appointments',
       title: 'List appointments',

@@ -114,6 +114,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             business: string;
+            /**
+             * @description As the core API's notices since 1.4.0, for endpoints pinned to 1.4.0 or later.
+             * @enum {string}
+             */
+            mode?: "live" | "test";
             data: {
                 /** Format: uuid */
                 id: string;
@@ -137,7 +142,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description VALIDATION_FAILED (the body, or the dates' rule) or IDEMPOTENCY_KEY_INVALID. */
+        /** @description VALIDATION_FAILED (the body, the dates' rule, or an Api-Version naming no published version) or IDEMPOTENCY_KEY_INVALID. */
         WaitlistBadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -191,8 +196,55 @@ export interface components {
                 "application/problem+json": components["schemas"]["WaitlistProblem"];
             };
         };
+        /** @description PAYLOAD_TOO_LARGE, as every write of the core API. */
+        WaitlistPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["WaitlistProblem"];
+            };
+        };
+        /** @description UNSUPPORTED_MEDIA_TYPE, as every write of the core API. */
+        WaitlistUnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["WaitlistProblem"];
+            };
+        };
+        /** @description API_RATE_LIMIT, as every operation of the core API. */
+        WaitlistTooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["WaitlistProblem"];
+            };
+        };
+        /** @description INTERNAL_ERROR, as every operation of the core API. */
+        WaitlistInternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["WaitlistProblem"];
+            };
+        };
+        /** @description SERVICE_UNAVAILABLE, as every operation of the core API (the database or Redis is out of reach, or the business's share of the pool is taken); retry after a short wait. */
+        WaitlistServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["WaitlistProblem"];
+            };
+        };
     };
     parameters: {
+        /** @description As on every operation of the core API (its ApiVersion parameter). */
+        WaitlistApiVersion: "1.2.0" | "1.3.0" | "1.4.0";
         /** @description As on every write of the core API (its IdempotencyKey parameter). */
         WaitlistIdempotencyKey: string;
         WaitlistEntryId: string;
@@ -207,6 +259,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description As on every operation of the core API (its ApiVersion parameter). */
+                "Api-Version"?: components["parameters"]["WaitlistApiVersion"];
                 /** @description As on every write of the core API (its IdempotencyKey parameter). */
                 "Idempotency-Key": components["parameters"]["WaitlistIdempotencyKey"];
             };
@@ -236,12 +290,20 @@ export interface operations {
             403: components["responses"]["WaitlistForbidden"];
             404: components["responses"]["WaitlistNotFound"];
             409: components["responses"]["WaitlistConflict"];
+            413: components["responses"]["WaitlistPayloadTooLarge"];
+            415: components["responses"]["WaitlistUnsupportedMediaType"];
+            429: components["responses"]["WaitlistTooManyRequests"];
+            500: components["responses"]["WaitlistInternalError"];
+            503: components["responses"]["WaitlistServiceUnavailable"];
         };
     };
     getWaitlistEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description As on every operation of the core API (its ApiVersion parameter). */
+                "Api-Version"?: components["parameters"]["WaitlistApiVersion"];
+            };
             path: {
                 id: components["parameters"]["WaitlistEntryId"];
             };
@@ -258,10 +320,14 @@ export interface operations {
                     "application/json": components["schemas"]["WaitlistEntry"];
                 };
             };
+            400: components["responses"]["WaitlistBadRequest"];
             401: components["responses"]["WaitlistUnauthorized"];
             402: components["responses"]["WaitlistPaymentRequired"];
             403: components["responses"]["WaitlistForbidden"];
             404: components["responses"]["WaitlistNotFound"];
+            429: components["responses"]["WaitlistTooManyRequests"];
+            500: components["responses"]["WaitlistInternalError"];
+            503: components["responses"]["WaitlistServiceUnavailable"];
         };
     };
     onWaitlistJoined: {

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { NoticeVerificationError, verifyNotice } from './notices.js';
+import { NoticeVerificationError, verifyNotice, type SchedulingNotice } from './notices.js';
 
 const OLD = `whsec_${Buffer.from('old-secret-old-secret-old-secret').toString('base64')}`;
 const NEW = `whsec_${Buffer.from('new-secret-new-secret-new-secret').toString('base64')}`;
@@ -33,5 +33,17 @@ describe('verifyNotice', () => {
     expect(() => verifyNotice(body, {}, NEW)).toThrow(/headers/i);
     expect(() => verifyNotice(body, {}, NEW)).toThrow(NoticeVerificationError);
     expect(() => verifyNotice(body, signed(NEW), [])).toThrow(/secret/);
+  });
+
+  it("types a notice of an endpoint pinned before 1.4.0 (no mode) as well as a 1.4.0 one's", () => {
+    const earlier: SchedulingNotice = {
+      id: '01944c41-4d00-7311-b422-c54d6e7f8091',
+      type: 'client.created',
+      createdAt: '2030-01-07T09:36:10.330Z',
+      business: 'salon-lisboa',
+      data: { id: '01944c41-4c3b-72a1-9f8e-7d6c5b4a3920', occurredAt: '2030-01-07T09:36:10.318Z' },
+    };
+    const current: SchedulingNotice = { ...earlier, mode: 'test' };
+    expect([earlier.mode, current.mode]).toEqual([undefined, 'test']);
   });
 });

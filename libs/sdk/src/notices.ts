@@ -1,8 +1,15 @@
 import { Webhook } from 'standardwebhooks';
 import type { components } from './generated/openapi.js';
 
-/** A change notice the API signs and sends (the contract's webhooks), or an endpoint's test ping. */
-export type SchedulingNotice = components['schemas']['Notice'] | components['schemas']['TestNotice'];
+/**
+ * A change notice the API signs and sends (the contract's webhooks), or an endpoint's test ping.
+ * Notices are shaped for the receiving endpoint's API version, not the key's: `mode` (1.4.0) is
+ * absent from the notices of an endpoint pinned to an earlier version.
+ */
+export type SchedulingNotice = WithOptionalMode<components['schemas']['Notice'] | components['schemas']['TestNotice']>;
+
+/** Each member of the union, with `mode` optional. */
+type WithOptionalMode<T> = T extends { mode: infer Mode } ? Omit<T, 'mode'> & { mode?: Mode } : T;
 
 /** Request headers as a web `Headers` or as Node's `req.headers`. */
 export type NoticeHeaders = Headers | Record<string, string | string[] | undefined>;

@@ -842,6 +842,21 @@ export function representativeCases(salon: RobustSalon, slotDay: number): Repres
     body: '<endpointId/>',
   });
 
+  // Api-Version is checked alike on every operation, once the key is known; the operations with no
+  // other way to answer 400 show it.
+  const answeringBadRequest = new Set(cases.filter((c) => c.status === 400).map((c) => c.operationId));
+  for (const success of cases.filter((c) => c.status < 300)) {
+    if (answeringBadRequest.has(success.operationId)) continue;
+    answeringBadRequest.add(success.operationId);
+    add({
+      ...success,
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      label: 'an Api-Version naming no published version',
+      headers: { ...success.headers, 'Api-Version': '1.1.0' },
+    });
+  }
+
   return cases.map((c): RepresentativeCase => ({
     key: 'all-scopes',
     headers: {},

@@ -1833,8 +1833,9 @@ export interface components {
          * @description The input is invalid. Codes:
          *     - `VALIDATION_FAILED`: invalid body or query (a missing or unknown property or query
          *       parameter, a wrong type, a limit exceeded, both or neither client forms, `from` not before
-         *       `to`, ...) or malformed JSON; `errors` lists each problem with a JSON Pointer (`/startAt`,
-         *       `/client/phone` in the body; `/query/limit` for a query parameter).
+         *       `to`, ...), malformed JSON, or an `Api-Version` header naming no published version;
+         *       `errors` lists each problem with a JSON Pointer (`/startAt`, `/client/phone` in the body;
+         *       `/query/limit` for a query parameter; `/header/Api-Version`).
          *     - `IDEMPOTENCY_KEY_INVALID`: the Idempotency-Key header is missing, sent twice, or does not
          *       match its pattern.
          *     - `CURSOR_INVALID`: the cursor was not issued by this service, was altered, or is sent with
@@ -1845,6 +1846,7 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1864,6 +1866,7 @@ export interface components {
         WebhookBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1891,6 +1894,7 @@ export interface components {
         WebhookConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1917,6 +1921,7 @@ export interface components {
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -1937,6 +1942,7 @@ export interface components {
         PaymentRequired: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1961,6 +1967,7 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -1985,6 +1992,7 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2030,6 +2038,7 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2046,6 +2055,7 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2070,6 +2080,7 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2094,6 +2105,7 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2119,6 +2131,7 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -2139,6 +2152,7 @@ export interface components {
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Api-Version": components["headers"]["Api-Version"];
                 /**
                  * @description Whole seconds to wait before retrying (5).
                  * @example 5
@@ -2252,6 +2266,14 @@ export interface components {
          * @example 2030-01-01T00:00:00Z
          */
         CreatedSince: string;
+        /**
+         * @description The published version this request's answer is shaped for, instead of the key's pin
+         *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+         *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+         *     in the key's version.
+         * @example 1.4.0
+         */
+        ApiVersion: "1.2.0" | "1.3.0" | "1.4.0";
         /**
          * @description Optional on this write: without it the request simply runs (sending it again does it
          *     again, with the same outcome); with it, the rules of `Idempotency-Key` on the other writes
@@ -2492,6 +2514,11 @@ export interface components {
     };
     headers: {
         /**
+         * @description The version this answer is shaped for: the one asked for with the `Api-Version` request header, else the key's pin; for an operation added in a later version, the version that added it. Before the key is known (401), the version asked for, else the current one. Since 1.4.0 (sent to every version).
+         * @example 1.4.0
+         */
+        "Api-Version": "1.2.0" | "1.3.0" | "1.4.0";
+        /**
          * @description Since 1.4.0 (sent to every version): the address of the resource the write created, for a reschedule the new appointment, on the first answer and on every replay alike. A relative reference (`/v1/api/appointments/{id}`, RFC 9110 §10.2.2: resolved against the request's address), or absolute under the service's public address when the operator configured one.
          * @example /v1/api/appointments/01944b8f-7e6d-7c5b-9a49-38271605f4e3
          */
@@ -2539,7 +2566,16 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2549,6 +2585,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2559,6 +2596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             429: components["responses"]["TooManyRequests"];
@@ -2604,7 +2642,16 @@ export interface operations {
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2614,6 +2661,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2637,6 +2685,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -2667,6 +2723,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2697,7 +2754,16 @@ export interface operations {
     getAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -2713,6 +2779,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2723,6 +2790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Appointment"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -2736,6 +2804,14 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Optional on this write: without it the request simply runs (sending it again does it
                  *     again, with the same outcome); with it, the rules of `Idempotency-Key` on the other writes
@@ -2772,6 +2848,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2802,6 +2879,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -2843,6 +2928,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2874,6 +2960,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -2915,6 +3009,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2964,7 +3059,16 @@ export interface operations {
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2974,6 +3078,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2997,6 +3102,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -3027,6 +3140,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3055,7 +3169,16 @@ export interface operations {
     getClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3071,6 +3194,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3081,6 +3205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Client"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3093,7 +3218,16 @@ export interface operations {
     listServices: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3103,6 +3237,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3113,6 +3248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServiceList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3139,7 +3275,16 @@ export interface operations {
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3149,6 +3294,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3171,7 +3317,16 @@ export interface operations {
     getStaffMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3187,6 +3342,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3197,6 +3353,7 @@ export interface operations {
                     "application/json": components["schemas"]["StaffMember"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3230,7 +3387,16 @@ export interface operations {
                  */
                 staffId?: components["parameters"]["AvailabilityStaffId"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3240,6 +3406,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3274,7 +3441,16 @@ export interface operations {
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3284,6 +3460,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3306,7 +3483,16 @@ export interface operations {
     getPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3322,6 +3508,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3356,7 +3543,16 @@ export interface operations {
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3366,6 +3562,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3388,7 +3585,16 @@ export interface operations {
     getSale: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3404,6 +3610,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3414,6 +3621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Sale"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3426,7 +3634,16 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3436,6 +3653,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3446,6 +3664,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3458,6 +3677,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -3488,6 +3715,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3515,7 +3743,16 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3531,6 +3768,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3541,6 +3779,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3553,7 +3792,16 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3569,6 +3817,7 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3577,6 +3826,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3589,7 +3839,16 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3609,6 +3868,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3635,6 +3895,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -3667,6 +3935,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -3695,6 +3964,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -3727,6 +4004,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -3759,7 +4037,16 @@ export interface operations {
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3775,6 +4062,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3810,7 +4098,16 @@ export interface operations {
                 /** @description Page size, 1 to 100. Outside that range (or not an integer) answers 400 VALIDATION_FAILED. */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3820,6 +4117,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3842,7 +4140,16 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
             path: {
                 /**
                  * @description The resource's id (UUID). An id that is not a UUID, that does not exist, or that belongs to another business answers 404 NOT_FOUND (never 400 or 403).
@@ -3858,6 +4165,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3868,6 +4176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
@@ -3881,6 +4190,14 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /**
+                 * @description The published version this request's answer is shaped for, instead of the key's pin
+                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
+                 *     in the key's version.
+                 * @example 1.4.0
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
                  * @description Required on every write. 8 to 255 characters of `A-Z a-z 0-9 _ - : .` (a UUID is accepted);
                  *     use a new value for each action. The value may be sent quoted (`"abc12345"`, as the IETF draft
@@ -3917,6 +4234,7 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
