@@ -64,24 +64,30 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
       header: { 'Idempotency-Key': IDEMPOTENCY_ARGUMENT },
       description: { [IDEMPOTENCY_ARGUMENT]: IDEMPOTENCY_DESCRIPTION },
     });
-  /** A write on one appointment, named by its `id`: it changes what exists, so a client should ask first. */
-  const appointmentWrite = (tool: {
+  /**
+   * A write tool: its input is the operation's body (and `id` when `onOne`), plus `idempotencyKey`;
+   * `send` makes the call, `describe` says what it gave back.
+   */
+  const writeTool = <Result extends object>(tool: {
     name: string;
     title: string;
     description: string;
     operationId: string;
-    done: string;
-    send: (id: string, body: Record<string, unknown>, options: WriteOptions) => Promise<Schemas['Appointment']>;
+    effect: ToolEffect;
+    onOne?: boolean;
+    send: (body: Record<string, unknown>, options: WriteOptions, id: string) => Promise<Result>;
+    describe: (result: Result) => string;
   }): SchedulingTool => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: writeInput(tool.operationId, ['id']),
-    effect: 'destructive',
-    run: async ({ id, ...input }, signal) => {
-      const { body, options } = writeCall(input, signal);
-      const appointment = await tool.send(str(id), body, options);
-      return { text: `${tool.done}: ${describeAppointment(appointment)}`, structured: appointment };
+    inputSchema: writeInput(tool.operationId, tool.onOne ? ['id'] : []),
+    effect: tool.effect,
+    run: async (input, signal) => {
+      const { id, ...onOne } = input;
+      const { body, options } = writeCall(tool.onOne ? onOne : input, signal);
+      const result = await tool.send(body, options, str(id));
+      return { text: tool.describe(result), structured: result as Record<string, unknown> };
     },
   });
   return [
@@ -161,44 +167,47 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
         };
       },
     },
-    {
+    writeTool({
       name: 'book_appointment',
       title: 'Book an appointment',
       description:
         'Books a service at a start time for a client: either an existing client (`client: { id }`) or a new one (`client: { name, phone, ... }`, refused with CLIENT_EXISTS when the phone or e-mail is known: look the client up). Without staffId, the staff member who can take it with the fewest appointments that day is booked.',
-      inputSchema: writeInput('createAppointment'),
+      operationId: 'createAppointment',
       effect: 'additive',
-      run: async (input, signal) => {
-        const { body, options } = writeCall(input, signal);
-        const appointment = await sdk.appointments.create(as<Schemas['CreateAppointmentRequest']>(body), options);
-        return { text: `Booked: ${describeAppointment(appointment)}`, structured: appointment };
-      },
-    },
-    appointmentWrite({
+      send: (body, options) => sdk.appointments.create(as<Schemas['CreateAppointmentRequest']>(body), options),
+      describe: (appointment) => `Booked: ${describeAppointment(appointment)}`,
+    }),
+    writeTool({
       name: 'reschedule_appointment',
       title: 'Reschedule an appointment',
       description:
         'Moves an active appointment to a new start (and optionally another staff member). The old appointment becomes RESCHEDULED; a new one is returned.',
       operationId: 'rescheduleAppointment',
-      done: 'Rescheduled',
-      send: (id, body, options) => sdk.appointments.reschedule(id, as<Schemas['RescheduleAppointmentRequest']>(body), options),
+      effect: 'destructive',
+      onOne: true,
+      send: (body, options, id) => sdk.appointments.reschedule(id, as<Schemas['RescheduleAppointmentRequest']>(body), options),
+      describe: (appointment) => `Rescheduled: ${describeAppointment(appointment)}`,
     }),
-    appointmentWrite({
+    writeTool({
       name: 'cancel_appointment',
       title: 'Cancel an appointment',
       description: 'Cancels an active appointment, with a reason (at least 3 characters; stored, never shown to partners).',
       operationId: 'cancelAppointment',
-      done: 'Cancelled',
-      send: (id, body, options) => sdk.appointments.cancel(id, as<Schemas['CancelAppointmentRequest']>(body), options),
+      effect: 'destructive',
+      onOne: true,
+      send: (body, options, id) => sdk.appointments.cancel(id, as<Schemas['CancelAppointmentRequest']>(body), options),
+      describe: (appointment) => `Cancelled: ${describeAppointment(appointment)}`,
     }),
-    appointmentWrite({
+    writeTool({
       name: 'update_appointment',
       title: "Replace an appointment's metadata",
       description:
         "Replaces an appointment's metadata (your own key-value pairs, such as an order number; {} clears them) in any status. Nothing else of the appointment changes: to move or cancel it, use the other tools.",
       operationId: 'updateAppointment',
-      done: 'Updated',
-      send: (id, body, options) => sdk.appointments.update(id, as<Schemas['UpdateAppointmentRequest']>(body), options),
+      effect: 'destructive',
+      onOne: true,
+      send: (body, options, id) => sdk.appointments.update(id, as<Schemas['UpdateAppointmentRequest']>(body), options),
+      describe: (appointment) => `Updated: ${describeAppointment(appointment)}`,
     }),
     {
       name: 'list_appointments',
@@ -216,19 +225,16 @@ export function schedulingTools(sdk: SchedulingClient, schemas: ContractSchemas)
         return { text: `${lines}${next}`, structured: page };
       },
     },
-    {
+    writeTool({
       name: 'create_client',
       title: 'Create a client',
       description:
         'Creates a new client (name, phone with + and the country code or in the business’s national form, optional e-mail and birth date). consent must be true: only when the client has agreed to be registered. Refused with CLIENT_EXISTS when the phone or e-mail is known (look the client up); an existing client is never changed.',
-      inputSchema: writeInput('createClient'),
+      operationId: 'createClient',
       effect: 'additive',
-      run: async (input, signal) => {
-        const { body, options } = writeCall(input, signal);
-        const client = await sdk.clients.create(as<Schemas['CreateClientRequest']>(body), options);
-        return { text: `Created: ${client.name} (${client.phone}): ${client.id}`, structured: client };
-      },
-    },
+      send: (body, options) => sdk.clients.create(as<Schemas['CreateClientRequest']>(body), options),
+      describe: (client) => `Created: ${client.name} (${client.phone}): ${client.id}`,
+    }),
     {
       name: 'get_appointment',
       title: 'Get an appointment',

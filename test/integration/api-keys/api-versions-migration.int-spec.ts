@@ -1,48 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { DataSource } from 'typeorm';
 import { API_VERSIONS, VERSION_BEFORE_PINNING } from '#contract/versions/api-versions.js';
-import { buildDataSourceOptions } from '#database/data-source-options.js';
 import { ApiVersions1795730000000 } from '#database/migrations/1795730000000-api-versions.js';
-import { serverUrl, TEST_DATABASE_NAME } from '../../utils/test-database.js';
+import { emptyDatabaseOfItsOwn } from '../../utils/test-database.js';
 
 /**
  * The version pinning migration (docs/design-record.md#d22) on a real PostgreSQL of its own: keys
  * and endpoints that exist are pinned to 1.3.0, a new row must name its version (no default), the
  * checks accept exactly the published versions, and the migration goes down and up again.
  */
-const name = `${TEST_DATABASE_NAME}_api_versions_migration`;
-const admin = new pg.Client({ connectionString: serverUrl().toString() });
-let dataSource: DataSource;
-
-beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = serverUrl();
-  url.pathname = `/${name}`;
-  dataSource = new DataSource(buildDataSourceOptions({ url: url.toString(), poolSize: 3 }));
-  await dataSource.initialize();
-  await dataSource.query('CREATE EXTENSION IF NOT EXISTS btree_gist');
-});
-afterAll(async () => {
-  await dataSource?.destroy();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-  await admin.end();
-});
+const database = emptyDatabaseOfItsOwn('api_versions_migration');
 
 const business = randomUUID();
 const member = randomUUID();
 
 /** A key as the schema before pinning stores it, or with `version` after. */
 const insertKey = (id: string, version?: string) =>
-  dataSource.query(
+  database().query(
     `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes${version === undefined ? '' : ', api_version'})
      VALUES ($1, $2, $3, 'K', 'rk_live_AbCd', $4, ARRAY['services.read']${version === undefined ? '' : ', $5'})`,
     [id, business, member, `hash-${id}`, ...(version === undefined ? [] : [version])],
   );
 const insertEndpoint = (id: string, version?: string) =>
-  dataSource.query(
+  database().query(
     `INSERT INTO webhook_endpoints (id, business_id, url, events, secret${version === undefined ? '' : ', api_version'})
      VALUES ($1, $2, 'https://hooks.example/in', ARRAY['client.created'], 'whsec_x'${version === undefined ? '' : ', $3'})`,
     version === undefined ? [id, business] : [id, business, version],
@@ -50,16 +29,16 @@ const insertEndpoint = (id: string, version?: string) =>
 
 describe('migration ApiVersions1795730000000', () => {
   it('pins existing keys and endpoints to 1.3.0, then every insert names a published version; down and up again', async () => {
-    await dataSource.runMigrations({ transaction: 'each' });
-    const runner = dataSource.createQueryRunner();
+    await database().runMigrations({ transaction: 'each' });
+    const runner = database().createQueryRunner();
     try {
       // Undone, a key and an endpoint of the schema before pinning are stored; done again, they are 1.3.0.
       await new ApiVersions1795730000000().down(runner);
-      await dataSource.query(
+      await database().query(
         `INSERT INTO businesses (id, slug, name, timezone, country, currency, plan) VALUES ($1, 'pinned', 'Salon', 'Europe/Lisbon', 'PT', 'EUR', 'TEAM')`,
         [business],
       );
-      await dataSource.query(`INSERT INTO members (id, business_id, name, email, role) VALUES ($1, $2, 'Owner', 'o@x.example', 'OWNER')`, [
+      await database().query(`INSERT INTO members (id, business_id, name, email, role) VALUES ($1, $2, 'Owner', 'o@x.example', 'OWNER')`, [
         member,
         business,
       ]);
@@ -69,8 +48,8 @@ describe('migration ApiVersions1795730000000', () => {
       await new ApiVersions1795730000000().up(runner);
 
       expect(VERSION_BEFORE_PINNING).toBe('1.3.0');
-      expect(await dataSource.query('SELECT api_version FROM api_keys WHERE id = $1', [oldKey])).toEqual([{ api_version: '1.3.0' }]);
-      expect(await dataSource.query('SELECT api_version FROM webhook_endpoints WHERE id = $1', [oldEndpoint])).toEqual([
+      expect(await database().query('SELECT api_version FROM api_keys WHERE id = $1', [oldKey])).toEqual([{ api_version: '1.3.0' }]);
+      expect(await database().query('SELECT api_version FROM webhook_endpoints WHERE id = $1', [oldEndpoint])).toEqual([
         { api_version: '1.3.0' },
       ]);
 

@@ -52,16 +52,7 @@ const MAX_CACHED_LOOKUPS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A key moved to another version (`admin key api-version`), as `key create` printed it but the key itself. */
-export interface RepinnedApiKey {
-  id: string;
-  prefix: string;
-  name: string;
-  scopes: string[];
-  apiVersion: ApiVersion;
-  business: string;
-  createdAt: string;
-  mode: ApiKeyMode;
-}
+export type RepinnedApiKey = Omit<CreatedApiKey, 'key' | 'member' | 'sandboxCreated'>;
 
 /** The refusal of a version that is not published, at `path`. */
 function checkApiVersion(value: string, path: string): { path: string; message: string }[] {
