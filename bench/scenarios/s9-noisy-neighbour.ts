@@ -7,7 +7,7 @@ import { Agent, request } from 'undici';
 import type { AppConfig } from '#config/app-config.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, type ApiKeyMode } from '#core/api-keys/api-key-format.js';
-import { buildNoticeBody } from '#core/notices/notice-body.js';
+import { buildNoticeBody } from '#core/notices/outbox/notice-body.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { SecretsCipher } from '#core/secrets/secrets-cipher.js';
 import { newId } from '#database/new-id.js';

@@ -8,7 +8,7 @@
 // 'paused <when the round's first job started>' (ms since the epoch, as the receiver notes arrivals).
 import { Worker, type Job } from 'bullmq';
 import { request } from 'undici';
-import { signNotice } from '#core/webhooks/webhook-signature.js';
+import { signNotice } from '#core/notices/delivery/webhook-signature.js';
 import { BARE_QUEUE, type BareJobData } from './bare-bullmq-queue.js';
 
 /** When the round's first job started: the start of the timed part. */

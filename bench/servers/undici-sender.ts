@@ -3,7 +3,7 @@
 // worker's delivery concurrency, over undici's default keep-alive pool, and nothing else.
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import { signNotice } from '#core/webhooks/webhook-signature.js';
+import { signNotice } from '#core/notices/delivery/webhook-signature.js';
 
 export interface SenderInput {
   url: string;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
-import { NoticesModule } from '#core/notices/notices.module.js';
+import { NoticesModule } from '#core/notices/outbox/notices.module.js';
 import { WaitlistRepository } from './waitlist.repository.js';
 import { WaitlistService } from './waitlist.service.js';
 

@@ -1,8 +1,8 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { notFound } from '#core/errors/domain-error.js';
-import { buildNoticeBody } from '#core/notices/notice-body.js';
-import { NoticesRepository } from '#core/notices/notices.repository.js';
+import { buildNoticeBody } from '#core/notices/outbox/notice-body.js';
+import { NoticesRepository } from '#core/notices/outbox/notices.repository.js';
 import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
 import { violatedConstraint } from '#database/violated-constraint.js';

@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import type { RequestBody } from '#contract/contract-types.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
 import { buildCalendarEvent } from '#core/mail/appointment-calendar.js';
-import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
+import { NoticeRelayService } from '#core/notices/delivery/notice-relay.service.js';
 import type { CalendarEventData } from '#database/entities/outbound-email.entity.js';
 import { loadBookingFixture, KeyRing, type BookingFixture } from '../factories/booking-fixture.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';

@@ -9,7 +9,7 @@ import { loadContract, resolveRef } from '#contract/openapi-document.js';
 import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
 import { anchorRefs } from '#contract/validation-errors.js';
 import type { FixtureFile } from '#core/fixtures/fixture-file.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#core/webhooks/webhook-events.js';
+import { CORE_NOTICE_TYPES, type ServedNoticeType } from '#core/notices/outbox/notice-types.js';
 import { exampleBusiness, uniqueSlug } from '../integration/fixtures/example-fixture.js';
 import { adminOutput } from '../utils/admin-runner.js';
 import { E2eApi } from '../utils/e2e-api.js';
@@ -120,7 +120,7 @@ describe('the D9 mapping of writes to notices', () => {
   it('every write of D9 emits exactly its notices, to subscribed endpoints only', async () => {
     const tenant = await loadTenant();
     const other = await loadTenant();
-    const create = (slug: string, path: string, events: WebhookEventType[]) =>
+    const create = (slug: string, path: string, events: ServedNoticeType[]) =>
       admin('webhook', 'create', '--business', slug, '--url', receiver.url(path), '--events', events.join(',')) as Promise<{
         id: string;
         secret: string;
@@ -133,7 +133,7 @@ describe('the D9 mapping of writes to notices', () => {
       'appointment.cancelled',
       'appointment.rescheduled',
     ]);
-    await create(other.slug, '/other-business', [...WEBHOOK_EVENT_TYPES]);
+    await create(other.slug, '/other-business', [...CORE_NOTICE_TYPES]);
     const secrets = new Map([
       ['/clients-and-payments', clientsAndPayments.secret],
       ['/sales', sales.secret],
@@ -213,7 +213,7 @@ describe('the D9 mapping of writes to notices', () => {
     expect(cancelled.status).toBe(200);
     await admin('appointment', 'confirm', '--business', tenant.slug, '--id', tenant.pending);
 
-    const expected: { path: string; type: WebhookEventType; subject: unknown }[] = [
+    const expected: { path: string; type: ServedNoticeType; subject: unknown }[] = [
       { path: '/clients-and-payments', type: 'client.created', subject: created.body.id },
       { path: '/clients-and-payments', type: 'payment.received', subject: paid.id },
       { path: '/sales', type: 'sale.created', subject: sale.id },

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { CLOCK, type Clock } from '#core/clock/clock.js';
-import { HOST_LOOKUP } from '#core/webhooks/webhook-resolver.js';
+import { HOST_LOOKUP } from '#core/notices/endpoints/webhook-resolver.js';
 import { adminOutput } from '../utils/admin-runner.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { hostileUrls, recordingLookup } from '../utils/hostile-addresses.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
+import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/notices/delivery/notice-sender.js';
 import { NOTICE_DELIVERY_CONCURRENCY, SANDBOX_NOTICE_DELIVERY_CONCURRENCY } from '#jobs/job-concurrency.js';
 import { E2eApi } from '../utils/e2e-api.js';
 import { NoticeReceiver, answer200, eventually, type ReceivedNotice } from '../utils/notice-receiver.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
-import { LOOKUPS_PER_BUSINESS } from '#core/webhooks/webhook-resolver.js';
+import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/notices/delivery/notice-sender.js';
+import { LOOKUPS_PER_BUSINESS } from '#core/notices/endpoints/webhook-resolver.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { FakeDnsServer } from '../utils/fake-dns-server.js';
 import { NoticeReceiver, eventually } from '../utils/notice-receiver.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { DeliveredNotice } from '#core/notices/notice-body.js';
+import type { DeliveredNotice } from '#core/notices/outbox/notice-body.js';
 import { Child, buildApps, childEnv } from '../utils/child-process.js';
 import { NoticeReceiver, eventually, verifyNotice } from '../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, recordNotice } from '../utils/notice-setup.js';

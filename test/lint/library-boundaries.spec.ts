@@ -19,7 +19,7 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 const LIB_FILES = [
   'libs/config/src/app-config.ts',
   'libs/contract/src/served-contract.ts',
-  'libs/core/src/webhooks/webhook-events.ts',
+  'libs/core/src/notices/outbox/notice-types.ts',
   'libs/database/src/migrations.ts',
   'libs/extensions/src/routes.ts',
   'libs/jobs/src/job-queues.ts',
@@ -49,7 +49,7 @@ describe('a library imports no app, no extension registry and no extension', () 
   });
 
   it('forbids a path into apps/ or extensions/, however it is written', async () => {
-    expect(await restrictedImports('libs/core/src/webhooks/webhook-events.ts', "import { x } from 'extensions/index.js';")).toEqual([
+    expect(await restrictedImports('libs/core/src/notices/outbox/notice-types.ts', "import { x } from 'extensions/index.js';")).toEqual([
       expect.stringMatching(/Libraries must not import the extension registry or an extension/),
     ]);
     expect(await restrictedImports('libs/contract/src/served-contract.ts', "import { x } from '/srv/app/apps/api/src/main.js';")).toEqual([

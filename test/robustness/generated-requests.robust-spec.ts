@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { generateApiKey } from '#core/api-keys/api-key-format.js';
 import { SCOPES } from '#core/scopes/scope.js';
-import { HOST_LOOKUP } from '#core/webhooks/webhook-resolver.js';
+import { HOST_LOOKUP } from '#core/notices/endpoints/webhook-resolver.js';
 import { E2eApi, type ApiResponse } from '../utils/e2e-api.js';
 import { KeyPool } from '../utils/key-pool.js';
 import { testConfig } from '../utils/test-config.js';

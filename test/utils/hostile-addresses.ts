@@ -1,4 +1,4 @@
-import type { HostLookup, ResolvedAddress } from '#core/webhooks/host-lookup.js';
+import type { HostLookup, ResolvedAddress } from '#core/notices/endpoints/host-lookup.js';
 
 /** Names the address tests invent, answered without DNS: how a hostile name would resolve. */
 const FAKE_DNS: Record<string, ResolvedAddress[]> = {

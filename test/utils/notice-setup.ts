@@ -3,10 +3,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { AppConfig } from '#config/app-config.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
-import { buildNoticeBody, deliveredNotice, type DeliveredNotice } from '#core/notices/notice-body.js';
-import { NoticesRepository } from '#core/notices/notices.repository.js';
-import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
-import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
+import { buildNoticeBody, deliveredNotice, type DeliveredNotice } from '#core/notices/outbox/notice-body.js';
+import { NoticesRepository } from '#core/notices/outbox/notices.repository.js';
+import type { ServedNoticeType } from '#core/notices/outbox/notice-types.js';
+import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { NOTICES_QUEUE } from '#jobs/queues.js';
 import { seed } from './seed.js';
@@ -27,7 +27,7 @@ export function createEndpoint(
   app: INestApplicationContext,
   business: TestBusiness,
   url: string,
-  events: WebhookEventType[],
+  events: ServedNoticeType[],
 ): Promise<WebhookEndpointEntity> {
   // A business of createBusiness is live: its own share of name resolution (docs/design-record.md#d24).
   return app.get(WebhookEndpointsService).create(business.id, { url, events }, business.id, CURRENT_API_VERSION);
@@ -41,7 +41,7 @@ export function createEndpoint(
 export async function recordNotice(
   app: INestApplicationContext,
   business: TestBusiness,
-  type: WebhookEventType = 'client.created',
+  type: ServedNoticeType = 'client.created',
 ): Promise<DeliveredNotice> {
   const body = buildNoticeBody({
     type,

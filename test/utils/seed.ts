@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BusinessRefMap, FixtureAdditions, FixtureBusiness } from '#core/fixtures/fixture-file.js';
 import { FixturesService } from '#core/fixtures/fixtures.service.js';
-import type { NoticeBody } from '#core/notices/notice-body.js';
-import type { WebhookEventType } from '#core/webhooks/webhook-events.js';
+import type { NoticeBody } from '#core/notices/outbox/notice-body.js';
+import type { ServedNoticeType } from '#core/notices/outbox/notice-types.js';
 import { SCOPES, type Scope } from '#core/scopes/scope.js';
 import { recordNotice } from './notice-setup.js';
 import { startTestContext, type TestContext } from './test-context.js';
@@ -77,7 +77,7 @@ export async function seedMore(business: SeededBusiness, additions: FixtureAddit
  */
 export async function seedNotice(
   business: { id: string; slug: string },
-  type: WebhookEventType = 'client.created',
+  type: ServedNoticeType = 'client.created',
   settings: Record<string, string> = {},
 ): Promise<NoticeBody> {
   if (Object.keys(settings).length === 0) return recordNotice((await testDatabaseSeeder()).app, business, type);

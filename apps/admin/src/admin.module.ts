@@ -10,7 +10,7 @@ import { PaymentsModule } from '#core/payments/payments.module.js';
 import { SalesModule } from '#core/sales/sales.module.js';
 import { SandboxModule } from '#core/sandbox/sandbox.module.js';
 import { SECRETS_KEY_CHECKED_AFTER_BOOT } from '#core/secrets/secrets-key-check.js';
-import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
+import { WebhooksModule } from '#core/notices/webhooks.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { enableExtensions, EXTENSION_MIGRATIONS } from '#extensions/index.js';
 

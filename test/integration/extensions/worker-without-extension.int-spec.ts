@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { buildNoticeBody } from '#core/notices/notice-body.js';
-import { NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
+import { buildNoticeBody } from '#core/notices/outbox/notice-body.js';
+import { NoticeDeliveryService } from '#core/notices/delivery/notice-delivery.service.js';
 import { newId } from '#database/new-id.js';
 import { NoticeReceiver, answer200 } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint } from '../../utils/notice-setup.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { dnsLookup } from '#core/webhooks/host-lookup.js';
+import { dnsLookup } from '#core/notices/endpoints/host-lookup.js';
 import { FakeDnsServer } from '../../utils/fake-dns-server.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
+import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9 } from '#core/notices/delivery/notice-sender.js';
 import { NoticeReceiver } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, emptyNoticesQueue, recordNotice } from '../../utils/notice-setup.js';
 import { testConfig } from '../../utils/test-config.js';

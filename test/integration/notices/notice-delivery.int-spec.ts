@@ -1,10 +1,10 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { INestApplicationContext } from '@nestjs/common';
 import { QueueEvents, type Queue } from 'bullmq';
-import { buildNoticeBody } from '#core/notices/notice-body.js';
-import { NoticeDeliveriesRepository } from '#core/webhooks/notice-deliveries.repository.js';
-import { NoticeDeliveriesService } from '#core/webhooks/notice-deliveries.service.js';
-import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
+import { buildNoticeBody } from '#core/notices/outbox/notice-body.js';
+import { NoticeDeliveriesRepository } from '#core/notices/delivery/notice-deliveries.repository.js';
+import { NoticeDeliveriesService } from '#core/notices/delivery/notice-deliveries.service.js';
+import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
 import { newId } from '#database/new-id.js';
 import { NOTICE_EVENTS_KEPT } from '#jobs/drivers/bullmq/bullmq-queue-settings.js';
 import { MAINTENANCE_QUEUE, MaintenanceJob, NOTICES_QUEUE, noticeDeliveryJobId } from '#jobs/queues.js';

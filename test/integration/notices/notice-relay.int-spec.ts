@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NoticesRepository, type ClaimedNotice } from '#core/notices/notices.repository.js';
-import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
+import { NoticesRepository, type ClaimedNotice } from '#core/notices/outbox/notices.repository.js';
+import { NoticeRelayService } from '#core/notices/delivery/notice-relay.service.js';
 import { NoticeReceiver } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, recordNotice } from '../../utils/notice-setup.js';
 import { startTestContext, type TestSql } from '../../utils/test-context.js';

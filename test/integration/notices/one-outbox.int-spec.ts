@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { AppointmentWritesService } from '#core/appointments/appointment-writes.service.js';
-import { buildNoticeBody } from '#core/notices/notice-body.js';
+import { buildNoticeBody } from '#core/notices/outbox/notice-body.js';
 import { createEndpoint, emptyNoticesQueue } from '../../utils/notice-setup.js';
 import { NoticeReceiver, eventually } from '../../utils/notice-receiver.js';
 import { seed, type SeededBusiness } from '../../utils/seed.js';

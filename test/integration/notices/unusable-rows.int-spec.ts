@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { buildNoticeBody } from '#core/notices/notice-body.js';
-import type { DeliveryRef } from '#core/webhooks/notice-deliveries.repository.js';
-import { NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
-import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
+import { buildNoticeBody } from '#core/notices/outbox/notice-body.js';
+import type { DeliveryRef } from '#core/notices/delivery/notice-deliveries.repository.js';
+import { NoticeDeliveryService } from '#core/notices/delivery/notice-delivery.service.js';
+import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
 import { newId } from '#database/new-id.js';
 import { NoticeReceiver, answer200, verifyNotice } from '../../utils/notice-receiver.js';
 import { createBusiness, createEndpoint, type TestBusiness } from '../../utils/notice-setup.js';

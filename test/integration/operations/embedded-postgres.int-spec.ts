@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { NOTICE_CHANNEL, SWEEP_PAYLOAD } from '#core/notices/notice-channel.js';
-import { NoticesRepository } from '#core/notices/notices.repository.js';
-import { RelayWakeup } from '#core/notices/relay-wakeup.js';
-import { RelayWakeupRepository } from '#core/notices/relay-wakeup.repository.js';
+import { NOTICE_CHANNEL, SWEEP_PAYLOAD } from '#core/notices/outbox/notice-channel.js';
+import { NoticesRepository } from '#core/notices/outbox/notices.repository.js';
+import { RelayWakeup } from '#core/notices/outbox/relay-wakeup.js';
+import { RelayWakeupRepository } from '#core/notices/outbox/relay-wakeup.repository.js';
 import { Database } from '#database/database.js';
 import { preparedNameOn } from '#database/statement-names.js';
 // eslint-disable-next-line no-restricted-imports -- the embedded database of `npm start` lives in scripts/, outside test/

@@ -1,6 +1,6 @@
 import { Database, NetworkWhileConnectionHeldError, refuseInsideTransaction } from '#database/database.js';
-import { NoticeSender } from '#core/webhooks/notice-sender.js';
-import { WebhookResolver } from '#core/webhooks/webhook-resolver.js';
+import { NoticeSender } from '#core/notices/delivery/notice-sender.js';
+import { WebhookResolver } from '#core/notices/endpoints/webhook-resolver.js';
 import { NoticeReceiver } from '../../utils/notice-receiver.js';
 import { startTestContext, type TestContext } from '../../utils/test-context.js';
 

@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { SCOPES } from '#core/scopes/scope.js';
-import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
+import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
 import { ALL_WEEK } from '../../factories/booking-fixture.js';
 import { runAdminCommand } from '../../utils/admin-runner.js';
 import { seed, seedMore, seedNotice, type SeededBusiness } from '../../utils/seed.js';

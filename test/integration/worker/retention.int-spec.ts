@@ -3,7 +3,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { CLOCK, type Clock } from '#core/clock/clock.js';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
-import { NoticesRepository } from '#core/notices/notices.repository.js';
+import { NoticesRepository } from '#core/notices/outbox/notices.repository.js';
 import { newId } from '#database/new-id.js';
 import { EMAIL_ATTEMPTS } from '#jobs/processors/mail/email-retry.js';
 import { EmailSweep } from '#jobs/processors/mail/email-sweep.js';

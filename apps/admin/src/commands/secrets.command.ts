@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SealedAnswersResealer } from '#core/idempotency/sealed-answers-resealer.js';
-import { WebhookSecretsResealer } from '#core/webhooks/webhook-secrets-resealer.js';
+import { WebhookSecretsResealer } from '#core/notices/endpoints/webhook-secrets-resealer.js';
 import type { CommandContext } from './command-context.js';
 
 export function registerSecretsCommands(program: Command, context: CommandContext): void {

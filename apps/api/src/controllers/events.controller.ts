@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
-import type { EventView } from '#core/events/event-view.js';
-import { EventsService } from '#core/events/events.service.js';
+import type { EventView } from '#core/notices/event-log/event-view.js';
+import { EventsService } from '#core/notices/event-log/events.service.js';
 import type { RequestBody, Schemas } from '#contract/contract-types.js';
 import { CurrentKey, Operation, PathId, ValidBody, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
 import { toList } from '../mappers/page.mapper.js';

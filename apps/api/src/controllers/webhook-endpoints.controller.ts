@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
-import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
-import { WebhookTestPingService } from '#core/webhooks/webhook-test-ping.service.js';
+import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
+import { WebhookTestPingService } from '#core/notices/endpoints/webhook-test-ping.service.js';
 import type { RequestBody, Schemas } from '#contract/contract-types.js';
 import { CurrentKey, Operation, PathId, ValidBody, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
 import { toList } from '../mappers/page.mapper.js';

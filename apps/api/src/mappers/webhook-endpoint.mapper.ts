@@ -1,4 +1,4 @@
-import type { EndpointAttempt } from '#core/webhooks/notice-deliveries.repository.js';
+import type { EndpointAttempt } from '#core/notices/delivery/notice-deliveries.repository.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import type { Schemas } from '#contract/contract-types.js';
 import { isoTime } from './iso-time.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { jest } from '@jest/globals';
-import type { NoticePipelineMetricsRepository } from '#core/notices/notice-pipeline-metrics.repository.js';
+import type { NoticePipelineMetricsRepository } from '#core/notices/outbox/notice-pipeline-metrics.repository.js';
 import { HttpMetrics } from './http-metrics.js';
 import { OutboxMetrics, PIPELINE_SNAPSHOT_TTL_MS } from './outbox-metrics.js';
 

@@ -6,7 +6,7 @@ import {
   NoticePipelineMetricsRepository,
   type AttemptOutcome,
   type OutboxBacklog,
-} from '#core/notices/notice-pipeline-metrics.repository.js';
+} from '#core/notices/outbox/notice-pipeline-metrics.repository.js';
 import { HttpMetrics } from './http-metrics.js';
 
 /** How long one read of the database-backed gauges serves scrapes. */

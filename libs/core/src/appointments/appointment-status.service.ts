@@ -3,8 +3,8 @@ import type { AppointmentEntity } from '#database/entities/appointment.entity.js
 import { Database } from '#database/database.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
-import { buildNoticeBody } from '../notices/notice-body.js';
-import { NoticesRepository } from '../notices/notices.repository.js';
+import { buildNoticeBody } from '../notices/outbox/notice-body.js';
+import { NoticesRepository } from '../notices/outbox/notices.repository.js';
 import { DASHBOARD_TRANSITIONS, statusAfter, type DashboardTransition } from './appointment-transitions.js';
 import { AppointmentsRepository } from './appointments.repository.js';
 

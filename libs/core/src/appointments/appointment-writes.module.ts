@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AvailabilityModule } from '../availability/availability.module.js';
 import { BusinessesModule } from '../businesses/businesses.module.js';
 import { ClientsModule } from '../clients/clients.module.js';
-import { NoticesModule } from '../notices/notices.module.js';
+import { NoticesModule } from '../notices/outbox/notices.module.js';
 import { ServicesModule } from '../services/services.module.js';
 import { StaffModule } from '../staff/staff.module.js';
 import { AppointmentReadsModule } from './appointment-reads.module.js';

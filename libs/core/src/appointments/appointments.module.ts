@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { NoticesModule } from '../notices/notices.module.js';
+import { NoticesModule } from '../notices/outbox/notices.module.js';
 import { AppointmentsRepository } from './appointments.repository.js';
 
 @Module({

@@ -7,8 +7,8 @@ import { violatedConstraint } from '#database/violated-constraint.js';
 import { clientExists } from '../clients/client-exists.js';
 import { clientClashError } from '../clients/clients.repository.js';
 import { DomainError } from '../errors/domain-error.js';
-import { NoticesRepository } from '../notices/notices.repository.js';
-import type { NoticeRow } from '../notices/notice-row.js';
+import { NoticesRepository } from '../notices/outbox/notices.repository.js';
+import type { NoticeRow } from '../notices/outbox/notice-row.js';
 import { generateAppointmentCode } from './appointment-code.js';
 
 /** What one insert writes: the appointment, its notices, and the client it creates (a booking's form B). */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { NoticesModule } from '../notices/notices.module.js';
+import { NoticesModule } from '../notices/outbox/notices.module.js';
 import { BusinessCountryRepository } from './business-country.repository.js';
 import { ClientsRepository } from './clients.repository.js';
 import { ClientsService } from './clients.service.js';

@@ -11,8 +11,8 @@ import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { DomainError, validationFailed, type FieldError } from '../errors/domain-error.js';
-import { buildNoticeBody } from '../notices/notice-body.js';
-import { NoticesRepository } from '../notices/notices.repository.js';
+import { buildNoticeBody } from '../notices/outbox/notice-body.js';
+import { NoticesRepository } from '../notices/outbox/notices.repository.js';
 import { PaymentsRepository } from './payments.repository.js';
 import { isUuid } from '../ids/uuid.js';
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { MailModule } from '#core/mail/mail.module.js';
-import { NoticesModule } from '#core/notices/notices.module.js';
-import { WebhooksModule } from '#core/webhooks/webhooks.module.js';
+import { NoticesModule } from '#core/notices/outbox/notices.module.js';
+import { WebhooksModule } from '#core/notices/webhooks.module.js';
 import { EmailProcessor } from './mail/email.processor.js';
 import { EmailRelay } from './mail/email-relay.js';
 import { EmailSender } from './mail/email-sender.js';

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '#core/clock/clock.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
-import { NOTICE_RETENTION_DAYS, NOTICE_RETENTION_MS } from '#core/notices/notice-channel.js';
-import { NoticesRepository } from '#core/notices/notices.repository.js';
+import { NOTICE_RETENTION_DAYS, NOTICE_RETENTION_MS } from '#core/notices/outbox/notice-channel.js';
+import { NoticesRepository } from '#core/notices/outbox/notices.repository.js';
 import { MaintenanceJob, type MaintenanceJobName } from '../../queues.js';
 
 /** The housekeeping itself, run by the maintenance queue's processor. */

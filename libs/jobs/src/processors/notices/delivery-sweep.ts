@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import { SWEEP_PAYLOAD } from '#core/notices/notice-channel.js';
-import { NoticeDeliveriesRepository, type DueDelivery } from '#core/webhooks/notice-deliveries.repository.js';
+import { SWEEP_PAYLOAD } from '#core/notices/outbox/notice-channel.js';
+import { NoticeDeliveriesRepository, type DueDelivery } from '#core/notices/delivery/notice-deliveries.repository.js';
 import { JobQueues } from '../../job-queues.js';
 import type { PollingLoop } from '../../polling-loop.js';
 import { sweepLoop, sweepPages } from '../../sweep-pages.js';

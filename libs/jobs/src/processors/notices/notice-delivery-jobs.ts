@@ -1,4 +1,4 @@
-import type { DeliveryRef } from '#core/webhooks/notice-deliveries.repository.js';
+import type { DeliveryRef } from '#core/notices/delivery/notice-deliveries.repository.js';
 import type { JobToAdd } from '../../job-queue.js';
 import { NoticeJob, noticeDeliveryJobId, type NoticeDeliveryJobData } from '../../queues.js';
 

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome } from '#core/webhooks/notice-delivery.service.js';
+import type { DeliveryOutcome } from '#core/notices/delivery/notice-delivery.service.js';
 import type { NextStep } from '../../job-queue.js';
 import type { NoticeDeliveryJobData } from '../../queues.js';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '#config/app-config.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
-import type { DeliveryRef, DeliveryToSend } from '#core/webhooks/notice-deliveries.repository.js';
-import type { DeliveryOutcome, NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
-import { NOTICE_SEND_LIMITS_D9 } from '#core/webhooks/notice-sender.js';
+import type { DeliveryRef, DeliveryToSend } from '#core/notices/delivery/notice-deliveries.repository.js';
+import type { DeliveryOutcome, NoticeDeliveryService } from '#core/notices/delivery/notice-delivery.service.js';
+import { NOTICE_SEND_LIMITS_D9 } from '#core/notices/delivery/notice-sender.js';
 import type { ConcurrencyLimiter, LimiterOptions } from '../../concurrency-limiter.js';
 import { InMemoryDriver } from '../../drivers/in-memory/in-memory-driver.js';
 import type { JobQueues } from '../../job-queues.js';

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import type { DeliveryToSend } from '#core/webhooks/notice-deliveries.repository.js';
-import { DELIVERY_GONE, NoticeDeliveryService } from '#core/webhooks/notice-delivery.service.js';
-import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from '#core/webhooks/notice-sender.js';
+import type { DeliveryToSend } from '#core/notices/delivery/notice-deliveries.repository.js';
+import { DELIVERY_GONE, NoticeDeliveryService } from '#core/notices/delivery/notice-delivery.service.js';
+import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from '#core/notices/delivery/notice-sender.js';
 import type { ConcurrencyLimiter, LimiterSlot } from '../../concurrency-limiter.js';
 import { NOTICE_DELIVERY_CONCURRENCY, SANDBOX_NOTICE_DELIVERY_CONCURRENCY } from '../../job-concurrency.js';
 import type { NextStep, QueuedJob } from '../../job-queue.js';

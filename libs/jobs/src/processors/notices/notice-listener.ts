@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Database, type Listening } from '#database/database.js';
-import { NOTICE_CHANNEL } from '#core/notices/notice-channel.js';
+import { NOTICE_CHANNEL } from '#core/notices/outbox/notice-channel.js';
 
 /** How long to wait before connecting again after the listening connection was lost. */
 const RECONNECT_DELAY_MS = 1_000;

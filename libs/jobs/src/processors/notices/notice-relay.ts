@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import { NoticeRelayService } from '#core/webhooks/notice-relay.service.js';
+import { NoticeRelayService } from '#core/notices/delivery/notice-relay.service.js';
 import { JobQueues } from '../../job-queues.js';
 import { EmailRelay } from '../mail/email-relay.js';
 import { PollingLoop } from '../../polling-loop.js';

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NOTICE_TYPES } from '#contract/generated/operations.js';
-import { CLOCK, type Clock } from '../clock/clock.js';
-import { notFound, validationFailed } from '../errors/domain-error.js';
-import { isUuid } from '../ids/uuid.js';
-import { checkNoticeBody, deliveredNotice, type NoticeMode } from '../notices/notice-body.js';
-import { NOTICE_RETENTION_MS } from '../notices/notice-channel.js';
-import { CursorCodec, type CursorScope } from '../pagination/cursor-codec.js';
-import { parseDateTime, toTimestampLiteral, type EpochMicros } from '../pagination/epoch-micros.js';
-import { paginate, type Page, type PageParams } from '../pagination/page.js';
-import { NoticeDeliveriesService } from '../webhooks/notice-deliveries.service.js';
+import { CLOCK, type Clock } from '../../clock/clock.js';
+import { notFound, validationFailed } from '../../errors/domain-error.js';
+import { isUuid } from '../../ids/uuid.js';
+import { checkNoticeBody, deliveredNotice, type NoticeMode } from '../outbox/notice-body.js';
+import { NOTICE_RETENTION_MS } from '../outbox/notice-channel.js';
+import { CursorCodec, type CursorScope } from '../../pagination/cursor-codec.js';
+import { parseDateTime, toTimestampLiteral, type EpochMicros } from '../../pagination/epoch-micros.js';
+import { paginate, type Page, type PageParams } from '../../pagination/page.js';
+import { NoticeDeliveriesService } from '../delivery/notice-deliveries.service.js';
 import type { EventView } from './event-view.js';
 import { EventsRepository, type EventPageFilter, type StoredEvent } from './events.repository.js';
 

@@ -1,5 +1,5 @@
 import { serveExtensions } from '#contract/served-contract.js';
-import { checkWebhookEvents, isWebhookEventType, WEBHOOK_EVENT_TYPES, webhookEventTypes } from './webhook-events.js';
+import { checkSubscribedTypes, isServedNoticeType, CORE_NOTICE_TYPES, subscribableNoticeTypes } from './notice-types.js';
 
 // This process (this Jest file) serves one extension, as an app whose EXTENSIONS names it does.
 beforeAll(() => {
@@ -8,23 +8,23 @@ beforeAll(() => {
   ]);
 });
 
-describe('checkWebhookEvents', () => {
+describe('checkSubscribedTypes', () => {
   it('accepts known event types, each once', () => {
-    expect(checkWebhookEvents(['appointment.created', 'sale.created'])).toBeNull();
+    expect(checkSubscribedTypes(['appointment.created', 'sale.created'])).toBeNull();
   });
 
   // The known ones: the core's, then the enabled extensions'.
   it('refuses an empty list, unknown types (listing the known ones) and repeats', () => {
-    expect(checkWebhookEvents([])).toBe('must hold at least one event type');
-    expect(checkWebhookEvents(['appointment.created', 'appointment.booked'])).toMatch(
+    expect(checkSubscribedTypes([])).toBe('must hold at least one event type');
+    expect(checkSubscribedTypes(['appointment.created', 'appointment.booked'])).toMatch(
       /^has unknown event types: appointment\.booked \(known: appointment\.created, .*sale\.created(, [a-z]+\.[a-z]+)*\)$/,
     );
-    expect(checkWebhookEvents(['client.created', 'client.created'])).toBe('must not repeat an event type');
+    expect(checkSubscribedTypes(['client.created', 'client.created'])).toBe('must not repeat an event type');
   });
 
   it("accepts an enabled extension's notice types after the core's", () => {
-    expect(webhookEventTypes()).toEqual([...WEBHOOK_EVENT_TYPES, 'thing.made']);
-    expect(checkWebhookEvents(['client.created', 'thing.made'])).toBeNull();
-    expect(isWebhookEventType('thing.made')).toBe(true);
+    expect(subscribableNoticeTypes()).toEqual([...CORE_NOTICE_TYPES, 'thing.made']);
+    expect(checkSubscribedTypes(['client.created', 'thing.made'])).toBeNull();
+    expect(isServedNoticeType('thing.made')).toBe(true);
   });
 });

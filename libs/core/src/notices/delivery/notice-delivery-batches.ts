@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RoundTripBatcher } from '../batching/round-trip-batcher.js';
+import { RoundTripBatcher } from '../../batching/round-trip-batcher.js';
 import { NoticeDeliveriesRepository, type DeliveredRecord, type DeliveryRef, type DeliveryToSend } from './notice-deliveries.repository.js';
 
 /**

@@ -3,8 +3,8 @@ import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { defineStatement } from '#database/statement.js';
-import { canonicalUuid } from '../ids/uuid.js';
-import { SecretsCipher } from '../secrets/secrets-cipher.js';
+import { canonicalUuid } from '../../ids/uuid.js';
+import { SecretsCipher } from '../../secrets/secrets-cipher.js';
 
 type EnabledEndpoint = Pick<WebhookEndpointEntity, 'id' | 'businessId' | 'events'>;
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SecretsCipher } from '../secrets/secrets-cipher.js';
+import { SecretsCipher } from '../../secrets/secrets-cipher.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 
 const BATCH = 500;

@@ -5,9 +5,9 @@ import type { DeliveryAttemptEntity } from '#database/entities/delivery-attempt.
 import type { DeliveryStatus, NoticeDeliveryEntity } from '#database/entities/notice-delivery.entity.js';
 import { newId } from '#database/new-id.js';
 import { defineStatement } from '#database/statement.js';
-import { toTimestampLiteral } from '../pagination/epoch-micros.js';
-import type { KeysetPosition } from '../pagination/keyset-position.js';
-import type { PositionedRow } from '../pagination/page.js';
+import { toTimestampLiteral } from '../../pagination/epoch-micros.js';
+import type { KeysetPosition } from '../../pagination/keyset-position.js';
+import type { PositionedRow } from '../../pagination/page.js';
 
 /** Which delivery: a notice on its way to one endpoint (also the job's data). */
 export interface DeliveryRef {

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { shapeNotice } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
-import { CLOCK, type Clock } from '../clock/clock.js';
-import { TenantSlots } from '../concurrency/tenant-slots.js';
-import { DomainError } from '../errors/domain-error.js';
-import { NoticeDeliveriesRepository } from './notice-deliveries.repository.js';
-import { NOTICE_SEND_LIMITS, NoticeSender, type NoticeSendLimits } from './notice-sender.js';
-import type { SendFailure } from './send-failure.js';
+import { CLOCK, type Clock } from '../../clock/clock.js';
+import { TenantSlots } from '../../concurrency/tenant-slots.js';
+import { DomainError } from '../../errors/domain-error.js';
+import { NoticeDeliveriesRepository } from '../delivery/notice-deliveries.repository.js';
+import { NOTICE_SEND_LIMITS, NoticeSender, type NoticeSendLimits } from '../delivery/notice-sender.js';
+import type { SendFailure } from '../delivery/send-failure.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import { activeSecrets, signNotice } from './webhook-signature.js';
+import { activeSecrets, signNotice } from '../delivery/webhook-signature.js';
 
 /** The notice type of a test (docs/design-record.md#d17): never one an endpoint subscribes to. */
 export const TEST_NOTICE_TYPE = 'webhook.test';

@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from './webhook-secret.js';
+import { WEBHOOK_SECRET_PREFIX } from '../endpoints/webhook-secret.js';
 
 /**
  * The HMAC key of a secret: the bytes its base64 part decodes to, as the Standard Webhooks

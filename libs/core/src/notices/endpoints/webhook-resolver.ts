@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { refuseInsideTransaction } from '#database/database.js';
-import { TenantSlots } from '../concurrency/tenant-slots.js';
+import { TenantSlots } from '../../concurrency/tenant-slots.js';
 import type { HostLookup, ResolvedAddress } from './host-lookup.js';
 
 /** The resolver webhook addresses are looked up with; a token so that tests can answer for names they invent. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { NoticesModule } from '../notices/notices.module.js';
-import { PaginationModule } from '../pagination/pagination.module.js';
-import { WebhooksModule } from '../webhooks/webhooks.module.js';
+import { NoticesModule } from '../outbox/notices.module.js';
+import { PaginationModule } from '../../pagination/pagination.module.js';
+import { WebhooksModule } from '../webhooks.module.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 

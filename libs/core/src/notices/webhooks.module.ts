@@ -3,21 +3,21 @@ import { AppConfig } from '#config/app-config.js';
 import { BusinessesModule } from '../businesses/businesses.module.js';
 import { CLOCK, SYSTEM_CLOCK } from '../clock/clock.js';
 import { MailModule } from '../mail/mail.module.js';
-import { NoticesModule } from '../notices/notices.module.js';
+import { NoticesModule } from './outbox/notices.module.js';
 import { PaginationModule } from '../pagination/pagination.module.js';
-import { dnsLookup } from './host-lookup.js';
-import { NoticeDeliveriesRepository } from './notice-deliveries.repository.js';
-import { NoticeDeliveriesService } from './notice-deliveries.service.js';
-import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
-import { NoticeDeliveryService } from './notice-delivery.service.js';
-import { NoticeRelayService } from './notice-relay.service.js';
-import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './notice-sender.js';
+import { dnsLookup } from './endpoints/host-lookup.js';
+import { NoticeDeliveriesRepository } from './delivery/notice-deliveries.repository.js';
+import { NoticeDeliveriesService } from './delivery/notice-deliveries.service.js';
+import { NoticeDeliveryBatches } from './delivery/notice-delivery-batches.js';
+import { NoticeDeliveryService } from './delivery/notice-delivery.service.js';
+import { NoticeRelayService } from './delivery/notice-relay.service.js';
+import { NOTICE_SEND_LIMITS, NOTICE_SEND_LIMITS_D9, NoticeSender } from './delivery/notice-sender.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { WebhookSecretsResealer } from './webhook-secrets-resealer.js';
-import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import { HOST_LOOKUP, WebhookResolver } from './webhook-resolver.js';
-import { WebhookTestPingService } from './webhook-test-ping.service.js';
+import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository.js';
+import { WebhookSecretsResealer } from './endpoints/webhook-secrets-resealer.js';
+import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service.js';
+import { HOST_LOOKUP, WebhookResolver } from './endpoints/webhook-resolver.js';
+import { WebhookTestPingService } from './endpoints/webhook-test-ping.service.js';
 
 @Module({
   imports: [BusinessesModule, MailModule, NoticesModule, PaginationModule, SecretsModule],

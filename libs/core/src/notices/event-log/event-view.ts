@@ -1,4 +1,4 @@
-import type { DeliveredNotice } from '../notices/notice-body.js';
+import type { DeliveredNotice } from '../outbox/notice-body.js';
 
 /** How a notice's deliveries stand, one per endpoint it went to. */
 export interface DeliveryCounts {

@@ -4,18 +4,18 @@ import { API_VERSIONS, isApiVersion, type ApiVersion } from '#contract/versions/
 import { Database } from '#database/database.js';
 import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { newId } from '#database/new-id.js';
-import { BusinessesRepository } from '../businesses/businesses.repository.js';
-import { CLOCK, type Clock } from '../clock/clock.js';
-import { DomainError, notFound, validationFailed } from '../errors/domain-error.js';
-import { isUuid } from '../ids/uuid.js';
-import { NOTICE_RETENTION_MS } from '../notices/notice-channel.js';
-import { CursorCodec, type CursorScope } from '../pagination/cursor-codec.js';
-import { paginate, type Page, type PageParams } from '../pagination/page.js';
+import { BusinessesRepository } from '../../businesses/businesses.repository.js';
+import { CLOCK, type Clock } from '../../clock/clock.js';
+import { DomainError, notFound, validationFailed } from '../../errors/domain-error.js';
+import { isUuid } from '../../ids/uuid.js';
+import { NOTICE_RETENTION_MS } from '../outbox/notice-channel.js';
+import { CursorCodec, type CursorScope } from '../../pagination/cursor-codec.js';
+import { paginate, type Page, type PageParams } from '../../pagination/page.js';
 import { resolveDeliveryTarget } from './delivery-target.js';
-import { NoticeDeliveriesRepository, type EndpointAttempt } from './notice-deliveries.repository.js';
-import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from './notice-sender.js';
+import { NoticeDeliveriesRepository, type EndpointAttempt } from '../delivery/notice-deliveries.repository.js';
+import { NOTICE_SEND_LIMITS, type NoticeSendLimits } from '../delivery/notice-sender.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { checkWebhookEvents } from './webhook-events.js';
+import { checkSubscribedTypes } from '../outbox/notice-types.js';
 import { WebhookResolver } from './webhook-resolver.js';
 import { generateWebhookSecret } from './webhook-secret.js';
 
@@ -184,7 +184,7 @@ export class WebhookEndpointsService {
   }
 
   private checkEvents(events: readonly string[]): void {
-    const refusal = checkWebhookEvents(events);
+    const refusal = checkSubscribedTypes(events);
     if (refusal) throw validationFailed([{ path: '/events', message: refusal }]);
   }
 

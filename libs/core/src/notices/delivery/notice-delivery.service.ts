@@ -4,13 +4,13 @@ import { AppConfig } from '#config/app-config.js';
 import { shapeNotice } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
-import { CLOCK, type Clock } from '../clock/clock.js';
-import { checkNoticeBody, deliveredNotice } from '../notices/notice-body.js';
-import { SecretsCipher } from '../secrets/secrets-cipher.js';
+import { CLOCK, type Clock } from '../../clock/clock.js';
+import { checkNoticeBody, deliveredNotice } from '../outbox/notice-body.js';
+import { SecretsCipher } from '../../secrets/secrets-cipher.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
 import { NoticeSender, type SendResult } from './notice-sender.js';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository.js';
 import { activeSecrets, signNotice } from './webhook-signature.js';
 
 /** An endpoint failing this long without a single success is disabled (docs/design-record.md#d9). */

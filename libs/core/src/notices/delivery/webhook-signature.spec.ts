@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { generateWebhookSecret } from './webhook-secret.js';
+import { generateWebhookSecret } from '../endpoints/webhook-secret.js';
 import { activeSecrets, signNotice, webhookSecretKey } from './webhook-signature.js';
 
 const id = '01944c2e-5c01-7e2a-b3c4-d5e6f7a8b9c0';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { newId } from '#database/new-id.js';
-import { AppointmentEmailOutboxService } from '../mail/appointment-email-outbox.service.js';
-import { NoticesRepository } from '../notices/notices.repository.js';
+import { AppointmentEmailOutboxService } from '../../mail/appointment-email-outbox.service.js';
+import { NoticesRepository } from '../outbox/notices.repository.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type NewDelivery } from './notice-deliveries.repository.js';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository.js';
 
 export interface RelayedBatch {
   /** Notices taken out of the outbox. */

@@ -1,5 +1,5 @@
 import { newId } from '#database/new-id.js';
-import { isWebhookEventType, type WebhookEventType } from '../webhooks/webhook-events.js';
+import { isServedNoticeType, type ServedNoticeType } from './notice-types.js';
 
 /**
  * The body of a change notice, exactly the fields of docs/design-record.md#d9: what changed and when, never
@@ -7,7 +7,7 @@ import { isWebhookEventType, type WebhookEventType } from '../webhooks/webhook-e
  */
 export interface NoticeBody {
   id: string;
-  type: WebhookEventType;
+  type: ServedNoticeType;
   createdAt: string;
   business: string;
   data: NoticeData;
@@ -30,14 +30,14 @@ export type ExtraDataField = Exclude<keyof NoticeData, 'id' | 'occurredAt'>;
  * notices are the core's shape). The contract's Notice schema says the same with its `if`/`then`
  * on `type` (notice-body.spec.ts holds the two equal), so a new field is a row here, not a branch.
  */
-export const NOTICE_DATA_FIELDS: Readonly<Partial<Record<WebhookEventType, readonly ExtraDataField[]>>> = {
+export const NOTICE_DATA_FIELDS: Readonly<Partial<Record<ServedNoticeType, readonly ExtraDataField[]>>> = {
   'appointment.rescheduled': ['previousId'],
 };
 
-const extraFieldsOf = (type: string): readonly ExtraDataField[] => NOTICE_DATA_FIELDS[type as WebhookEventType] ?? [];
+const extraFieldsOf = (type: string): readonly ExtraDataField[] => NOTICE_DATA_FIELDS[type as ServedNoticeType] ?? [];
 
 export function buildNoticeBody(input: {
-  type: WebhookEventType;
+  type: ServedNoticeType;
   businessSlug: string;
   subjectId: string;
   occurredAt: Date;
@@ -101,8 +101,8 @@ export function checkNoticeBody(value: unknown): NoticeBody {
   const checkedData = Object.fromEntries(
     dataFields.map((field) => [field, text(`data.${field}`, subject[field])]),
   ) as unknown as NoticeData;
-  if (!isWebhookEventType(type)) problems.push(`type ${type} is not a notice type`);
-  if (problems.length > 0 || !isWebhookEventType(type)) {
+  if (!isServedNoticeType(type)) problems.push(`type ${type} is not a notice type`);
+  if (problems.length > 0 || !isServedNoticeType(type)) {
     throw new Error(`Not a D9 notice body: ${problems.join('; ')}.`);
   }
   return { id, type, createdAt, business, data: checkedData };

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '#database/entities/notice-delivery.entity.js';
-import { notFound, validationFailed, type FieldError } from '../errors/domain-error.js';
-import { isUuid } from '../ids/uuid.js';
-import { SWEEP_PAYLOAD } from '../notices/notice-channel.js';
-import { NoticesRepository } from '../notices/notices.repository.js';
+import { notFound, validationFailed, type FieldError } from '../../errors/domain-error.js';
+import { isUuid } from '../../ids/uuid.js';
+import { SWEEP_PAYLOAD } from '../outbox/notice-channel.js';
+import { NoticesRepository } from '../outbox/notices.repository.js';
 import { NoticeDeliveriesRepository, type DeliveryListItem } from './notice-deliveries.repository.js';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { TEST_NOTICE_TYPE } from './webhook-test-ping.service.js';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository.js';
+import { TEST_NOTICE_TYPE } from '../endpoints/webhook-test-ping.service.js';
 
 const MAX_LISTED = 1000;
 

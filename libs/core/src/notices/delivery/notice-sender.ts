@@ -2,11 +2,11 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { request } from 'undici';
 import { AppConfig } from '#config/app-config.js';
 import { refuseInsideTransaction } from '#database/database.js';
-import { resolveDeliveryTarget } from './delivery-target.js';
-import { PinnedDispatchers } from './pinned-dispatchers.js';
+import { resolveDeliveryTarget } from '../endpoints/delivery-target.js';
+import { PinnedDispatchers } from '../endpoints/pinned-dispatchers.js';
 import { parseRetryAfter } from './retry-after.js';
 import { failureClassOf, type SendFailure } from './send-failure.js';
-import { WebhookResolver } from './webhook-resolver.js';
+import { WebhookResolver } from '../endpoints/webhook-resolver.js';
 /** The sender's time and size limits; a token so that tests can shorten them. */
 export const NOTICE_SEND_LIMITS = Symbol('NOTICE_SEND_LIMITS');
 

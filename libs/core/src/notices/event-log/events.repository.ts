@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { defineStatement } from '#database/statement.js';
-import { toTimestampLiteral } from '../pagination/epoch-micros.js';
-import type { KeysetPosition } from '../pagination/keyset-position.js';
-import type { PositionedRow } from '../pagination/page.js';
+import { toTimestampLiteral } from '../../pagination/epoch-micros.js';
+import type { KeysetPosition } from '../../pagination/keyset-position.js';
+import type { PositionedRow } from '../../pagination/page.js';
 import type { DeliveryCounts } from './event-view.js';
 
 /** A stored notice with its deliveries counted by status. */
