@@ -181,6 +181,37 @@ describe('the waitlist extension', () => {
     expect((await api.get(`/waitlist/${entry.body.id}`, { key: free.key })).status).toBe(402);
   });
 
+  it("answers as the core's operations do: a bad Api-Version, a body too large or not JSON, a key past its rate", async () => {
+    const entry = await join({ clientId: await consentingClient(), serviceId, from: '2026-12-01', to: '2026-12-02' });
+    const badVersion = { 'Api-Version': '1.1.0', 'Idempotency-Key': randomUUID() };
+    for (const res of [
+      await api.post('/waitlist', { key: tenant.key, body: {}, headers: badVersion }),
+      await api.get(`/waitlist/${entry.body.id}`, { key: tenant.key, headers: badVersion }),
+    ]) {
+      expect([res.status, res.body.code, res.body.errors?.[0]?.path]).toEqual([400, 'VALIDATION_FAILED', '/header/Api-Version']);
+    }
+    const body = { clientId: randomUUID(), serviceId, from: '2026-12-01', to: '2026-12-02' };
+    const tooLarge = await api.post('/waitlist', {
+      key: tenant.key,
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      rawBody: JSON.stringify({ ...body, note: 'x'.repeat(70 * 1024) }),
+    });
+    expect([tooLarge.status, tooLarge.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    const notJson = await api.post('/waitlist', {
+      key: tenant.key,
+      headers: { 'Content-Type': 'application/xml', 'Idempotency-Key': randomUUID() },
+      rawBody: '<clientId/>',
+    });
+    expect([notJson.status, notJson.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+
+    // 120 requests a minute per key, the extension's routes counted with the core's.
+    const busy = await createKey(api.app, tenant, ['clients.read', 'clients.write']);
+    for (let i = 0; i < 120; i += 1) expect((await api.get(`/waitlist/${entry.body.id}`, { key: busy })).status).toBe(200);
+    for (const res of [await api.get(`/waitlist/${entry.body.id}`, { key: busy }), await join(body, { key: busy })]) {
+      expect([res.status, res.body.code]).toEqual([429, 'API_RATE_LIMIT']);
+    }
+  });
+
   it('serves its operations in the API document, beside the core ones', async () => {
     const document = await api.get('/openapi.json');
     expect(Object.keys(document.body.paths)).toEqual(expect.arrayContaining(['/clients', '/waitlist', '/waitlist/{id}']));
