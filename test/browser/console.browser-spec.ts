@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createApiApp } from '#api/configure-app.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
 import { loadBookingFixture } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
+import { launchChromium } from '../utils/chromium.js';
 import { eventually } from '../utils/notice-receiver.js';
 import { seed } from '../utils/seed.js';
 import { testConfig } from '../utils/test-config.js';
@@ -24,7 +25,6 @@ import { testSql, type TestSql } from '../utils/test-context.js';
  */
 jest.setTimeout(180_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(REPO_ROOT, 'docs', 'console');
 const AXE_SOURCE = await readFile(join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
@@ -59,18 +59,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   sql = testSql(app);
   await mkdir(SCREENSHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -4,9 +4,7 @@ import { SCOPES, SCOPE_DESCRIPTIONS } from '#core/scopes/scope.js';
 import { html, type SafeHtml } from '../html.js';
 import { businessPath, csrfField, message, page, shownOnce, table, when, type PageFrame } from './layout.js';
 
-/** Why a business without integrations has no keys, in the words the page shows. */
-export const NO_INTEGRATIONS =
-  'The FREE plan has no integrations: API keys and webhooks need the SOLO or TEAM plan. Once the plan is changed, keys can be created here.';
+import { NO_INTEGRATIONS } from '../plan-integrations.js';
 
 function versionOptions(selected: string): SafeHtml[] {
   return API_VERSIONS.map((version) => html`<option value="${version}" ${version === selected ? html` selected` : ''}>${version}</option>`);

@@ -3,7 +3,7 @@ import type { EndpointAttempt } from '#core/webhooks/notice-deliveries.repositor
 import type { TestPingResult } from '#core/webhooks/webhook-test-ping.service.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { html, type SafeHtml } from '../html.js';
-import { NO_INTEGRATIONS } from './keys.page.js';
+import { NO_INTEGRATIONS } from '../plan-integrations.js';
 import { businessPath, csrfField, message, page, shownOnce, table, when, type PageFrame } from './layout.js';
 
 function status(endpoint: WebhookEndpointEntity): string {

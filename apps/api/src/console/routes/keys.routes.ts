@@ -5,7 +5,8 @@ import { DomainError } from '#core/errors/domain-error.js';
 import { field, fields, param, route, seeOther, type ConsoleContext } from '../console-context.js';
 import { requireBusiness } from '../console-session.js';
 import { membershipOf, sessionOf } from '../console-locals.js';
-import { keysPage, NO_INTEGRATIONS, revokeConfirmPage } from '../pages/keys.page.js';
+import { keysPage, revokeConfirmPage } from '../pages/keys.page.js';
+import { requireIntegrations } from '../plan-integrations.js';
 import { businessPath } from '../pages/layout.js';
 
 /** The keys page: list, create (shown once), revoke after a confirmation, change a key's version. */
@@ -40,7 +41,7 @@ export function keysRoutes(router: Router, context: ConsoleContext): void {
     business,
     route(async (req, res) => {
       const membership = membershipOf(res);
-      if (!planHasIntegrations(membership.plan)) throw new DomainError('PLAN_INTEGRATIONS', NO_INTEGRATIONS);
+      requireIntegrations(membership);
       const created = await keys.create({
         businessSlug: membership.slug,
         memberEmail: sessionOf(res)!.email,

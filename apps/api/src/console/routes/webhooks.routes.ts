@@ -1,7 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { planHasIntegrations } from '#core/businesses/plan.js';
-import { DomainError } from '#core/errors/domain-error.js';
 import { NoticeDeliveriesService } from '#core/webhooks/notice-deliveries.service.js';
 import { webhookEventTypes } from '#core/webhooks/webhook-events.js';
 import { WebhookEndpointsService } from '#core/webhooks/webhook-endpoints.service.js';
@@ -9,7 +8,7 @@ import { WebhookTestPingService } from '#core/webhooks/webhook-test-ping.service
 import { field, fields, param, route, seeOther, type ConsoleContext } from '../console-context.js';
 import { requireBusiness } from '../console-session.js';
 import { membershipOf } from '../console-locals.js';
-import { NO_INTEGRATIONS } from '../pages/keys.page.js';
+import { requireIntegrations } from '../plan-integrations.js';
 import { businessPath } from '../pages/layout.js';
 import { deleteConfirmPage, endpointPage, webhooksPage, type EndpointPageExtras } from '../pages/webhooks.page.js';
 
@@ -23,6 +22,9 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
   const deliveries = context.app.get(NoticeDeliveriesService);
   const business = requireBusiness(context);
   const pathOf = (res: Response, rest = '') => businessPath(membershipOf(res), `/webhooks${rest}`);
+
+  /** The endpoint the path names, of the page's business (NOT_FOUND for another's). */
+  const endpointOf = (req: Request, res: Response) => endpoints.get(membershipOf(res).businessId, param(req, 'id'));
 
   const showEndpoint = async (req: Request, res: Response, extras: EndpointPageExtras = {}) => {
     const businessId = membershipOf(res).businessId;
@@ -56,7 +58,7 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
     business,
     route(async (req, res) => {
       const membership = membershipOf(res);
-      if (!planHasIntegrations(membership.plan)) throw new DomainError('PLAN_INTEGRATIONS', NO_INTEGRATIONS);
+      requireIntegrations(membership);
       const created = await endpoints.create(
         membership.businessId,
         {
@@ -101,7 +103,7 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
         { id: membership.businessId, slug: membership.slug, tenantId: membership.businessId },
         param(req, 'id'),
       );
-      const endpoint = await endpoints.get(membership.businessId, param(req, 'id'));
+      const endpoint = await endpointOf(req, res);
       await context.audit(req, res, 'webhook.test', `${endpoint.url}: ${result.delivered ? 'delivered' : 'not delivered'}`);
       await showEndpoint(req, res, { ping: result });
     }),
@@ -137,7 +139,7 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
     '/b/:slug/webhooks/:id/delete',
     business,
     route(async (req, res) => {
-      const endpoint = await endpoints.get(membershipOf(res).businessId, param(req, 'id'));
+      const endpoint = await endpointOf(req, res);
       res.send(deleteConfirmPage(context.frame(req, res, 'Delete an endpoint', 'webhooks'), endpoint));
     }),
   );
@@ -146,9 +148,8 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
     '/b/:slug/webhooks/:id/delete',
     business,
     route(async (req, res) => {
-      const businessId = membershipOf(res).businessId;
-      const endpoint = await endpoints.get(businessId, param(req, 'id'));
-      await endpoints.delete(businessId, endpoint.id);
+      const endpoint = await endpointOf(req, res);
+      await endpoints.delete(membershipOf(res).businessId, endpoint.id);
       await context.audit(req, res, 'webhook.delete', endpoint.url);
       seeOther(res, `${pathOf(res)}?done=deleted`);
     }),
@@ -158,9 +159,8 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
     '/b/:slug/webhooks/:id/redeliver',
     business,
     route(async (req, res) => {
-      const businessId = membershipOf(res).businessId;
-      const endpoint = await endpoints.get(businessId, param(req, 'id'));
-      const sent = await deliveries.sendAgain(businessId, field(req, 'event'), { to: 'endpoint', endpointId: endpoint.id });
+      const endpoint = await endpointOf(req, res);
+      const sent = await deliveries.sendAgain(endpoint.businessId, field(req, 'event'), { to: 'endpoint', endpointId: endpoint.id });
       await context.audit(req, res, 'webhook.redeliver', `notice ${sent.noticeId} to ${endpoint.url}`);
       seeOther(res, `${pathOf(res, `/${endpoint.id}`)}?done=redelivered`);
     }),
