@@ -290,6 +290,20 @@ describe('the owner console in Chromium', () => {
     }
   });
 
+  it('lets a member of several businesses pick the one to manage after signing in', async () => {
+    const email = `many-${randomUUID().slice(0, 8)}@example.com`;
+    const first = await seed({ plan: 'SOLO', members: [{ ref: 'owner', name: 'Many', email, role: 'OWNER' }] });
+    const second = await seed({ plan: 'TEAM', members: [{ ref: 'partner', name: 'Many', email, role: 'PARTNER' }] });
+    const { context, page } = await visitor();
+    await signInWithLink(page, await linkFor(first.slug, email));
+    await page.getByRole('heading', { name: 'Your businesses' }).waitFor();
+    await expectAccessible(page, 'businesses', true);
+    await page.getByRole('listitem').filter({ hasText: second.slug }).getByRole('link').click();
+    await page.waitForURL(new RegExp(`/console/b/${second.slug}/keys$`));
+    await page.getByText('(PARTNER)').waitFor();
+    await context.close();
+  });
+
   it('shows a FREE-plan owner why there are no keys, and offers no way to create one', async () => {
     const business = await seed({ plan: 'FREE', keys: [] });
     const { context, page } = await visitor();
@@ -321,10 +335,16 @@ describe('the owner console in Chromium', () => {
     expect(new URL(signedOut!.url()).pathname).toBe('/console/sign-in');
     expect(await page.content()).not.toContain(business.slug);
 
-    // The STAFF member is told what anyone is told, and no link is made for them.
-    await page.getByLabel('E-mail address').fill(staffEmail);
-    await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
-    await page.getByText('If that address belongs to an owner or partner').waitFor();
+    // The STAFF member is told what an owner and a stranger are told, and no link is made for them.
+    const answers: string[] = [];
+    for (const email of [staffEmail, business.ownerEmail!, `nobody-${randomUUID().slice(0, 8)}@nowhere.example`]) {
+      await page.goto(`${baseUrl}/console/sign-in`);
+      await page.getByLabel('E-mail address').fill(email);
+      await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+      await page.getByText('If that address belongs to an owner or partner').waitFor();
+      answers.push(await page.locator('main').innerText());
+    }
+    expect(new Set(answers).size).toBe(1);
     await expect(app.get(ConsoleLinks).linkFor(business.slug, staffEmail)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
 
     // An owner of another business signed in sees nothing of this one.
