@@ -8,6 +8,7 @@ import { jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createApiApp } from '#api/configure-app.js';
+import { CONSOLE_CSP } from '#api/console/console-headers.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
 import { loadBookingFixture } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
@@ -131,8 +132,9 @@ describe('the owner console in Chromium', () => {
     const owner = business.ownerEmail!;
     const { context, page, cspErrors } = await visitor();
 
-    await page.goto(`${baseUrl}/console`);
+    const first = await page.goto(`${baseUrl}/console`);
     await page.waitForURL(/\/console\/sign-in$/);
+    expect(first?.headers()['content-security-policy']).toBe(CONSOLE_CSP);
     await expectAccessible(page, 'sign-in', true);
     await page.getByLabel('E-mail address').fill(owner.toUpperCase());
     await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
@@ -143,6 +145,9 @@ describe('the owner console in Chromium', () => {
     await expectAccessible(page, 'confirm', true);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/keys$/);
+    // Served over http here, so without the __Host- prefix that https gives it.
+    const session = (await context.cookies()).find((cookie) => cookie.name === 'console_session');
+    expect({ httpOnly: session?.httpOnly, sameSite: session?.sameSite }).toEqual({ httpOnly: true, sameSite: 'Lax' });
     await expectAccessible(page, 'keys', true);
 
     await page.getByRole('textbox', { name: 'Name' }).fill('Website');
