@@ -4,3 +4,8 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist/apps/api/assets', { recursive: true });
 copyFileSync('node_modules/@scalar/api-reference/dist/browser/standalone.js', 'dist/apps/api/assets/scalar-api-reference.js');
+
+// The console's stylesheet and script, beside its compiled router (apps/api/src/console/console-router.ts).
+mkdirSync('dist/apps/api/src/console/assets', { recursive: true });
+for (const name of ['console.css', 'console.js'])
+  copyFileSync(`apps/api/src/console/assets/${name}`, `dist/apps/api/src/console/assets/${name}`);

@@ -138,6 +138,8 @@ if (!key) {
 testKey ??= await demoKey('--test');
 writeFileSync(DEMO, JSON.stringify({ key, testKey, database }, null, 2), { mode: 0o600 });
 const port = env.PORT ?? '3000';
+// A one-time link (15 minutes) that signs the demo owner in to the console: a new one at each start.
+const { url: consoleLink } = await admin('member', 'sign-in-link', '--business', 'demo-salon', '--email', 'ana@demo-salon.example');
 // The banner is the last thing printed at start (each process says it is ready, over IPC, once its
 // own start lines are out), so the key is on screen, not scrolled away by them.
 const banner = () =>
@@ -161,6 +163,12 @@ Try:
   curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/events
   curl -H "Authorization: Bearer ${testKey}" http://localhost:${port}/v1/api/me
   open http://localhost:${port}/docs
+
+The owner's console (API keys, webhooks, test mode, audit), signed in as the demo owner by this
+one-time link (15 minutes; \`npm run admin -- member sign-in-link --business demo-salon --email
+ana@demo-salon.example\` prints another):
+
+  ${consoleLink}
 ${
   inProcess
     ? `

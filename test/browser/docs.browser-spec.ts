@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { createApiApp } from '#api/configure-app.js';
 import { parse } from 'yaml';
 import { HTTP_METHODS, loadContract } from '#contract/openapi-document.js';
 import { REPO_ROOT } from '../utils/child-process.js';
+import { launchChromium } from '../utils/chromium.js';
 import { testConfig } from '../utils/test-config.js';
 
 /**
@@ -16,7 +17,6 @@ import { testConfig } from '../utils/test-config.js';
  */
 jest.setTimeout(90_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = join(REPO_ROOT, 'test', 'artifacts', 'docs.png');
 
 /** What the page shows of the document. */
@@ -35,19 +35,7 @@ beforeAll(async () => {
   app = await createApiApp(testConfig());
   await app.listen(0, '127.0.0.1');
   baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
+import { ConsoleAuthModule } from '#core/console-auth/console-auth.module.js';
 import { FixturesModule } from '#core/fixtures/fixtures.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { PaymentsModule } from '#core/payments/payments.module.js';
@@ -36,6 +37,7 @@ export class AdminModule {
         SecretsKeyCheckedAfterBoot,
         BusinessesModule,
         ApiKeysModule,
+        ConsoleAuthModule,
         FixturesModule,
         WebhooksModule,
         IdempotencyModule,

@@ -9,6 +9,7 @@ import { registerBusinessCommands } from './commands/business.command.js';
 import type { CommandContext } from './commands/command-context.js';
 import { registerFixturesCommands } from './commands/fixtures.command.js';
 import { registerKeyCommands } from './commands/key.command.js';
+import { registerMemberCommands } from './commands/member.command.js';
 import { registerMigrateCommand } from './commands/migrate.command.js';
 import { registerPaymentCommands } from './commands/payment.command.js';
 import { registerSaleCommands } from './commands/sale.command.js';
@@ -66,6 +67,7 @@ async function buildProgram(
   registerFixturesCommands(program, context);
   registerBusinessCommands(program, context);
   registerKeyCommands(program, context);
+  registerMemberCommands(program, context);
   registerSandboxCommands(program, context);
   registerWebhookCommands(program, context);
   registerSecretsCommands(program, context);

@@ -55,6 +55,7 @@ import { WebhookEndpointsController } from './controllers/webhook-endpoints.cont
 import { EventsModule } from '#core/notices/event-log/events.module.js';
 import { WebhooksModule } from '#core/notices/webhooks.module.js';
 import { JsonBodyGuard } from './http/json-body.js';
+import { ConsoleModule } from './console/console.module.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
 function withRouteDependencies(module: DynamicModule): DynamicModule {
@@ -93,6 +94,7 @@ export class ApiModule {
         AvailabilityModule,
         WebhooksModule,
         EventsModule,
+        ConsoleModule,
         // With Redis the worker app runs the jobs, and the API only looks at their queues; without
         // (IN_PROCESS_JOBS, `npm start`) this process runs the same jobs on in-memory queues.
         ...(config.IN_PROCESS_JOBS

@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 import { AppointmentEntity } from './entities/appointment.entity.js';
 import { BusinessEntity } from './entities/business.entity.js';
+import { ConsoleAuditEntryEntity } from './entities/console-audit-entry.entity.js';
 import { ClientEntity } from './entities/client.entity.js';
 import { DeliveryAttemptEntity } from './entities/delivery-attempt.entity.js';
 import { IdempotencyClaimEntity } from './entities/idempotency-claim.entity.js';
@@ -42,4 +43,5 @@ export const ENTITIES = [
   NoticeDeliveryEntity,
   DeliveryAttemptEntity,
   OutboundEmailEntity,
+  ConsoleAuditEntryEntity,
 ];

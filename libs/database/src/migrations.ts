@@ -12,6 +12,7 @@ import { SecretsKeyChecks1795720000000 } from './migrations/1795720000000-secret
 import { ApiVersions1795730000000 } from './migrations/1795730000000-api-versions.js';
 import { Metadata1795741000000 } from './migrations/1795741000000-metadata.js';
 import { AppointmentListOrders1795742000000 } from './migrations/1795742000000-appointment-list-orders.js';
+import { Console1795750000000 } from './migrations/1795750000000-console.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   ApiVersions1795730000000,
   Metadata1795741000000,
   AppointmentListOrders1795742000000,
+  Console1795750000000,
 ];

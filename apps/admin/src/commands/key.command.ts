@@ -75,6 +75,12 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     );
 
   key
+    .command('list')
+    .description("list a business's active keys, live and test (never the keys themselves, which are not stored)")
+    .requiredOption('--business <slug>', 'business slug')
+    .action((options: { business: string }) => context.run((app) => app.get(ApiKeysService).list(options.business)));
+
+  key
     .command('api-version')
     .description('pin one key to another API version (applies within 1 s everywhere, as a revocation does)')
     .requiredOption('--business <slug>', 'business slug')

@@ -96,6 +96,16 @@ const SET_API_VERSION = defineStatement<[businessId: string, id: string, apiVers
 RETURNING id, prefix, name, scopes, api_version AS "apiVersion", created_at AS "createdAt"`,
 });
 
+// The live business's keys and its sandbox's (docs/design-record.md#d19), newest first.
+const ACTIVE_KEYS_OF = defineStatement<[liveBusinessId: string], ActiveApiKey & { sandbox: boolean }>({
+  name: 'active_api_keys_of_business',
+  text: `SELECT k.id, k.prefix, k.name, k.scopes, k.api_version AS "apiVersion", k.created_at AS "createdAt",
+       b.live_business_id IS NOT NULL AS sandbox
+  FROM api_keys k JOIN businesses b ON b.id = k.business_id
+ WHERE (b.id = $1 OR b.live_business_id = $1) AND k.revoked_at IS NULL
+ ORDER BY k.created_at DESC, k.id`,
+});
+
 const REVOKE_BY_ID = defineStatement<[businessId: string, id: string], { prefix: string }>({
   name: 'revoke_api_key_by_id',
   text: 'UPDATE api_keys SET revoked_at = now() WHERE business_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING prefix',
@@ -147,6 +157,11 @@ export class ApiKeysRepository {
   /** Pins one active key of the business to another version; the key as it now is, or null when there is no such active key. */
   setApiVersion(businessId: string, id: string, apiVersion: ApiVersion): Promise<ActiveApiKey | null> {
     return this.database.maybeOne(SET_API_VERSION, [businessId, id, apiVersion]);
+  }
+
+  /** The active keys of a live business and of its sandbox, newest first. */
+  activeKeysOf(liveBusinessId: string): Promise<(ActiveApiKey & { sandbox: boolean })[]> {
+    return this.database.rows(ACTIVE_KEYS_OF, [liveBusinessId]);
   }
 
   /** Revokes one active key of the business; its prefix, or null when there is no such active key. */

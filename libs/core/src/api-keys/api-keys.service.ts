@@ -6,6 +6,7 @@ import { newId } from '#database/new-id.js';
 import { DomainError, validationFailed } from '../errors/domain-error.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { BusinessesRepository } from '../businesses/businesses.repository.js';
+import { managesIntegrations } from '../businesses/member-rights.js';
 import { SandboxService } from '../sandbox/sandbox.service.js';
 import { isScope, SCOPES } from '../scopes/scope.js';
 import { apiKeyDisplayPrefix, apiKeyModeOf, generateApiKey, hashApiKey, isWellFormedApiKey, type ApiKeyMode } from './api-key-format.js';
@@ -59,6 +60,17 @@ function checkApiVersion(value: string, path: string): { path: string; message: 
   return isApiVersion(value) ? [] : [{ path, message: `unknown API version ${value}; published: ${API_VERSIONS.join(', ')}` }];
 }
 
+/** An active key as `admin key list` and the console list it: never its secret, which is not stored. */
+export interface ListedApiKey {
+  id: string;
+  prefix: string;
+  name: string;
+  scopes: string[];
+  apiVersion: ApiVersion;
+  mode: ApiKeyMode;
+  createdAt: string;
+}
+
 export interface RevokedApiKey {
   business: string;
   id: string;
@@ -98,7 +110,7 @@ export class ApiKeysService {
     const business = await this.businesses.getBySlug(input.businessSlug);
     const member = await this.businessesRepository.findMemberByEmail(business.id, input.memberEmail);
     if (!member) throw new DomainError('NOT_FOUND', `No member of ${business.slug} has the e-mail ${input.memberEmail}.`);
-    if (member.role !== 'OWNER' && member.role !== 'PARTNER') {
+    if (!managesIntegrations(member.role)) {
       throw validationFailed([{ path: '/member', message: `only an OWNER or PARTNER creates keys; ${member.email} is ${member.role}` }]);
     }
 
@@ -167,6 +179,24 @@ export class ApiKeysService {
     const prefix = await this.keys.revokeById(owner.id, ids[0]);
     if (prefix === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the prefix ${which.prefix}.`);
     return { business: business.slug, id: ids[0], prefix, revoked: 1 };
+  }
+
+  /** The business's active keys, live and test, newest first. */
+  async list(businessSlug: string): Promise<{ business: string; keys: ListedApiKey[] }> {
+    const business = await this.businesses.getBySlug(businessSlug);
+    const keys = await this.keys.activeKeysOf(business.id);
+    return {
+      business: business.slug,
+      keys: keys.map((key) => ({
+        id: key.id,
+        prefix: key.prefix,
+        name: key.name,
+        scopes: key.scopes,
+        apiVersion: key.apiVersion,
+        mode: key.sandbox ? 'test' : 'live',
+        createdAt: key.createdAt.toISOString(),
+      })),
+    };
   }
 
   /**

@@ -57,6 +57,31 @@ const MEMBER_BY_EMAIL = defineStatement<[businessId: string, email: string], Mem
   FROM members WHERE business_id = $1 AND email = $2`,
 });
 
+/** A member of a business, with the business's slug, name and plan: where one e-mail belongs. */
+export interface Membership {
+  memberId: string;
+  role: MemberEntity['role'];
+  businessId: string;
+  slug: string;
+  businessName: string;
+  plan: BusinessEntity['plan'];
+}
+
+// Live businesses only: a sandbox has no members of its own (docs/design-record.md#d19).
+const MEMBERSHIPS_BY_EMAIL = defineStatement<[email: string], Membership>({
+  name: 'memberships_by_email',
+  text: `SELECT m.id AS "memberId", m.role, b.id AS "businessId", b.slug, b.name AS "businessName", b.plan
+  FROM members m JOIN businesses b ON b.id = m.business_id
+ WHERE m.email = $1 AND b.live_business_id IS NULL
+ ORDER BY b.name, b.slug`,
+});
+
+const MEMBERS_OF = defineStatement<[businessId: string], MemberEntity>({
+  name: 'members_of_business',
+  text: `SELECT id, business_id AS "businessId", name, email, role, created_at AS "createdAt"
+  FROM members WHERE business_id = $1 ORDER BY created_at, email`,
+});
+
 const INSERT_MEMBER = defineStatement<[id: string, businessId: string, name: string, email: string, role: string, createdAt: Date]>({
   name: 'insert_member',
   text: 'INSERT INTO members (id, business_id, name, email, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
@@ -98,6 +123,14 @@ export class BusinessesRepository {
 
   async updatePlan(businessId: string, plan: Plan): Promise<void> {
     await this.database.execute(UPDATE_PLAN, [businessId, plan]);
+  }
+
+  membershipsByEmail(email: string): Promise<Membership[]> {
+    return this.database.rows(MEMBERSHIPS_BY_EMAIL, [email]);
+  }
+
+  membersOf(businessId: string): Promise<MemberEntity[]> {
+    return this.database.rows(MEMBERS_OF, [businessId]);
   }
 
   findMemberByEmail(businessId: string, email: string): Promise<MemberEntity | null> {

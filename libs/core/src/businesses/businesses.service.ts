@@ -105,6 +105,12 @@ export class BusinessesService {
     return member;
   }
 
+  /** The business's members, oldest first: who may use its console is whoever is OWNER or PARTNER. */
+  async members(slug: string): Promise<{ business: BusinessEntity; members: MemberEntity[] }> {
+    const business = await this.getBySlug(slug);
+    return { business, members: await this.businesses.membersOf(business.id) };
+  }
+
   async getBySlug(slug: string): Promise<BusinessEntity> {
     const business = await this.businesses.findBySlug(slug);
     if (!business) throw new DomainError('NOT_FOUND', `No business has the slug ${slug}.`);

@@ -5,6 +5,7 @@ import { Database } from '#database/database.js';
 import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { newId } from '#database/new-id.js';
 import { BusinessesRepository } from '../../businesses/businesses.repository.js';
+import { managesIntegrations } from '../../businesses/member-rights.js';
 import { CLOCK, type Clock } from '../../clock/clock.js';
 import { DomainError, notFound, validationFailed } from '../../errors/domain-error.js';
 import { isUuid } from '../../ids/uuid.js';
@@ -103,7 +104,7 @@ export class WebhookEndpointsService {
   async registrantId(businessId: string, email: string): Promise<string> {
     const member = await this.businesses.findMemberByEmail(businessId, email);
     if (!member) throw new DomainError('NOT_FOUND', `No member of the business has the e-mail ${email}.`);
-    if (member.role !== 'OWNER' && member.role !== 'PARTNER') {
+    if (!managesIntegrations(member.role)) {
       throw validationFailed([
         { path: '/member', message: `only an OWNER or PARTNER registers webhook endpoints; ${member.email} is ${member.role}` },
       ]);

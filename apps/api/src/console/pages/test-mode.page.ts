@@ -1,0 +1,39 @@
+import type { KeptEmail } from '#core/sandbox/sandbox.service.js';
+import type { BusinessEntity } from '#database/entities/business.entity.js';
+import { html } from '../html.js';
+import { businessPath, csrfField, message, page, table, when, type PageFrame } from './layout.js';
+
+export function testModePage(frame: PageFrame, sandbox: BusinessEntity | null, emails: KeptEmail[], notice?: string): string {
+  const path = businessPath(frame.membership!, '/test-mode');
+  const rows = emails.map(
+    (email) =>
+      html`<tr>
+        <td>${when(email.createdAt)}</td>
+        <td>${email.recipient}</td>
+        <td>${email.subject}</td>
+        <td>${email.kind}</td>
+        <td>${email.keptAt ? 'kept' : 'not yet'}</td>
+      </tr>`,
+  );
+  return page(
+    frame,
+    html`${notice ? message('success', notice) : ''}
+      <p>
+        The sandbox is a copy of the business's services and staff that test keys (<code>rk_test_</code>) reach. Its e-mails are kept here,
+        never sent.
+      </p>
+      ${
+        sandbox
+          ? html`<p>Sandbox <code>${sandbox.slug}</code>, made ${when(sandbox.createdAt)}.</p>
+              <form method="post" action="${path}/reset" class="actions">
+                ${csrfField(frame)}<button type="submit" class="secondary">Reset the sandbox</button>
+              </form>
+              <h2>E-mails the sandbox kept</h2>
+              ${table('Sandbox e-mails', ['When', 'To', 'Subject', 'Kind', 'Kept'], rows)}`
+          : html`<p>This business has no sandbox yet.</p>
+              <form method="post" action="${path}/create" class="actions">
+                ${csrfField(frame)}<button type="submit">Create the sandbox</button>
+              </form>`
+      }`,
+  );
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import pg from 'pg';
+import { AppConfig } from '#config/app-config.js';
+import { createConsoleAuth, SESSION_MAX_SECONDS, type ConsoleAuth, type IssuedLink } from './console-auth.js';
+import { consoleOrigin, consoleIsSecure } from './console-origin.js';
+
+/** The signed-in e-mail identity behind a request, and the headers its answer must carry. */
+export interface ConsoleSessionLookup {
+  session: { id: string; email: string } | null;
+  /** Set-Cookie values Better Auth answered with: a moved idle deadline, or the cookie cleared. */
+  setCookies: string[];
+}
+
+/** The outcome of spending a sign-in link. */
+export type LinkSpent = { signedIn: true; email: string; setCookies: string[] } | { signedIn: false };
+
+/**
+ * The one holder of the console's Better Auth instance and its connections (docs/design-record.md#d26):
+ * issues sign-in tokens, spends them, reads and ends sessions. Better Auth reaches PostgreSQL
+ * through a small pg Pool of its own (its query builder needs one), on the same database.
+ */
+@Injectable()
+export class ConsoleAuthentication implements OnApplicationShutdown {
+  private readonly pool: pg.Pool;
+  private readonly auth: ConsoleAuth;
+  /** Links issued by the call in progress, by that call's id: sendMagicLink runs inside signInMagicLink. */
+  private readonly issued = new Map<string, IssuedLink>();
+
+  constructor(config: AppConfig) {
+    this.pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 3 });
+    this.pool.on('error', () => undefined);
+    this.auth = createConsoleAuth(
+      { pool: this.pool, secretSource: config.API_KEY_PEPPER, origin: consoleOrigin(config), secure: consoleIsSecure(config) },
+      (link, requestId) => this.issued.set(requestId, link),
+    );
+  }
+
+  /** A new one-time token for the e-mail, valid SIGN_IN_LINK_TTL_SECONDS; nothing is sent. */
+  async issueToken(email: string): Promise<string> {
+    const requestId = randomUUID();
+    try {
+      await this.auth.api.signInMagicLink({ body: { email, metadata: { requestId } }, headers: new Headers() });
+      const link = this.issued.get(requestId);
+      if (!link) throw new Error('the magic-link plugin issued no token');
+      return link.token;
+    } finally {
+      this.issued.delete(requestId);
+    }
+  }
+
+  /** Spends the token (once, before it expires): a new session, and its cookie. */
+  async spend(token: string): Promise<LinkSpent> {
+    try {
+      const answer = await this.auth.api.magicLinkVerify({ query: { token }, headers: new Headers(), returnHeaders: true });
+      return { signedIn: true, email: answer.response.user.email, setCookies: answer.headers.getSetCookie() };
+    } catch (error) {
+      // An unknown, spent or expired token: the plugin answers with a redirect to its error page.
+      if (isBetterAuthRefusal(error)) return { signedIn: false };
+      throw error;
+    }
+  }
+
+  /**
+   * The session the request's cookie names, if it is alive: Better Auth ends it after
+   * SESSION_IDLE_SECONDS without a request; this ends it SESSION_MAX_SECONDS after the sign-in.
+   */
+  async session(headers: Headers, now = new Date()): Promise<ConsoleSessionLookup> {
+    const answer = await this.auth.api.getSession({ headers, returnHeaders: true });
+    const setCookies = answer.headers.getSetCookie();
+    const found = answer.response;
+    if (!found) return { session: null, setCookies };
+    if (now.getTime() - new Date(found.session.createdAt).getTime() > SESSION_MAX_SECONDS * 1000) {
+      return { session: null, setCookies: await this.signOut(headers) };
+    }
+    return { session: { id: found.session.id, email: found.user.email }, setCookies };
+  }
+
+  /** Ends the request's session; the Set-Cookie values that clear its cookie. */
+  async signOut(headers: Headers): Promise<string[]> {
+    try {
+      const answer = await this.auth.api.signOut({ headers, returnHeaders: true });
+      return answer.headers.getSetCookie();
+    } catch (error) {
+      if (isBetterAuthRefusal(error)) return [];
+      throw error;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** Better Auth's APIError (a refusal or a redirect), not a failure of the database or of the code. */
+function isBetterAuthRefusal(error: unknown): boolean {
+  return error instanceof Error && error.name === 'APIError';
+}
