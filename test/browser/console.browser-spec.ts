@@ -175,6 +175,9 @@ describe('the owner console in Chromium', () => {
     await row.getByRole('combobox').selectOption('1.4.0');
     await row.getByRole('button', { name: 'Change' }).click();
     await page.getByText("The key's API version was changed.").waitFor();
+    // Used once (GET /me above): its last use is shown, not "Never".
+    const used = page.getByRole('row', { name: /Website/ });
+    expect(await used.getByRole('cell').nth(6).textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
 
     await page
       .getByRole('row', { name: /Website/ })

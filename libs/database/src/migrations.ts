@@ -13,6 +13,7 @@ import { ApiVersions1795730000000 } from './migrations/1795730000000-api-version
 import { Metadata1795741000000 } from './migrations/1795741000000-metadata.js';
 import { AppointmentListOrders1795742000000 } from './migrations/1795742000000-appointment-list-orders.js';
 import { Console1795750000000 } from './migrations/1795750000000-console.js';
+import { ApiKeyLastUsed1795760000000 } from './migrations/1795760000000-api-key-last-used.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   Metadata1795741000000,
   AppointmentListOrders1795742000000,
   Console1795750000000,
+  ApiKeyLastUsed1795760000000,
 ];

@@ -45,10 +45,16 @@ interface ApiKeyLookupRow {
 }
 
 // Every request whose key is not in the lookup cache runs it. A test key's business is a sandbox:
-// its slug and plan are the live business's (docs/design-record.md#d19).
+// its slug and plan are the live business's (docs/design-record.md#d19). It also records the key's
+// last use, in the same statement (no round trip added), at most once a minute per key: the row is
+// written only when its time is older, so most lookups write nothing (docs/design-record.md#d26).
 const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
   name: 'find_active_api_key',
-  text: `SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at, k.api_version,
+  text: `WITH used AS (
+         UPDATE api_keys SET last_used_at = now()
+          WHERE key_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+         RETURNING id)
+       SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at, k.api_version,
               b.id AS business_id, coalesce(l.id, b.id) AS tenant_id, coalesce(l.slug, b.slug) AS business_slug, coalesce(l.plan, b.plan) AS plan,
               b.live_business_id IS NOT NULL AS sandbox
          FROM api_keys k JOIN businesses b ON b.id = k.business_id
@@ -97,10 +103,10 @@ RETURNING id, prefix, name, scopes, api_version AS "apiVersion", created_at AS "
 });
 
 // The live business's keys and its sandbox's (docs/design-record.md#d19), newest first.
-const ACTIVE_KEYS_OF = defineStatement<[liveBusinessId: string], ActiveApiKey & { sandbox: boolean }>({
+const ACTIVE_KEYS_OF = defineStatement<[liveBusinessId: string], ActiveApiKey & { sandbox: boolean; lastUsedAt: Date | null }>({
   name: 'active_api_keys_of_business',
   text: `SELECT k.id, k.prefix, k.name, k.scopes, k.api_version AS "apiVersion", k.created_at AS "createdAt",
-       b.live_business_id IS NOT NULL AS sandbox
+       k.last_used_at AS "lastUsedAt", b.live_business_id IS NOT NULL AS sandbox
   FROM api_keys k JOIN businesses b ON b.id = k.business_id
  WHERE (b.id = $1 OR b.live_business_id = $1) AND k.revoked_at IS NULL
  ORDER BY k.created_at DESC, k.id`,
@@ -160,7 +166,7 @@ export class ApiKeysRepository {
   }
 
   /** The active keys of a live business and of its sandbox, newest first. */
-  activeKeysOf(liveBusinessId: string): Promise<(ActiveApiKey & { sandbox: boolean })[]> {
+  activeKeysOf(liveBusinessId: string): Promise<(ActiveApiKey & { sandbox: boolean; lastUsedAt: Date | null })[]> {
     return this.database.rows(ACTIVE_KEYS_OF, [liveBusinessId]);
   }
 

@@ -69,6 +69,8 @@ export interface ListedApiKey {
   apiVersion: ApiVersion;
   mode: ApiKeyMode;
   createdAt: string;
+  /** When a request last came with it, to the minute; null if never. */
+  lastUsedAt: string | null;
 }
 
 export interface RevokedApiKey {
@@ -195,6 +197,7 @@ export class ApiKeysService {
         apiVersion: key.apiVersion,
         mode: key.sandbox ? 'test' : 'live',
         createdAt: key.createdAt.toISOString(),
+        lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
       })),
     };
   }

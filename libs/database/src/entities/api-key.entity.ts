@@ -43,6 +43,10 @@ export class ApiKeyEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
+  /** When a request last came with the key, to the minute: the lookup writes it at most once a minute. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
   @ManyToOne(() => BusinessEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'business_id' })
   business?: BusinessEntity;

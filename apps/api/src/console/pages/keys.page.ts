@@ -64,6 +64,7 @@ function keyRow(frame: PageFrame, key: ListedApiKey, keysPath: string): SafeHtml
       </form>
     </td>
     <td>${when(key.createdAt)}</td>
+    <td>${key.lastUsedAt === null ? 'Never' : when(key.lastUsedAt)}</td>
     <td>
       <a href="${keysPath}/${key.id}/revoke">Revoke<span class="visually-hidden"> ${key.name}</span></a>
     </td>
@@ -80,7 +81,7 @@ export function keysPage(frame: PageFrame, keys: ListedApiKey[], canCreate: bool
       ${created ? html`${message('success', html`Key <strong>${created.name}</strong> created (${created.mode}).`)}${shownOnce('new-key', 'Your new API key', created.key)}` : ''}
       ${canCreate ? '' : message('info', NO_INTEGRATIONS)}
       <h2>Active keys</h2>
-      ${table('Active API keys', ['Name', 'Prefix', 'Scopes', 'Mode', 'API version', 'Created', 'Revoke'], rows)}
+      ${table('Active API keys', ['Name', 'Prefix', 'Scopes', 'Mode', 'API version', 'Created', 'Last used', 'Revoke'], rows)}
       ${canCreate ? createForm(frame, path) : ''}`,
   );
 }
