@@ -8,6 +8,8 @@ export const MaintenanceJob = {
   PurgeNotices: 'purge-notices',
   /** Deletes e-mails past the same 30 days (docs/design-record.md#d18). */
   PurgeEmails: 'purge-emails',
+  /** Deletes the owner console's sessions and sign-in links past their end (docs/design-record.md#d26). */
+  PurgeConsoleSignIns: 'purge-console-sign-ins',
 } as const;
 export type MaintenanceJobName = (typeof MaintenanceJob)[keyof typeof MaintenanceJob];
 

@@ -121,6 +121,37 @@ describe('retention: 30 days', () => {
     expect(await existing('outbound_emails', [oldEmail, youngEmail])).toEqual([youngEmail]);
   });
 
+  it("deletes the console's sessions and sign-in links past their end, and keeps the live ones", async () => {
+    const user = `user-${newId()}`;
+    await db.query("INSERT INTO console_users (id, name, email) VALUES ($1, 'Owner', $2)", [user, `${user}@example.com`]);
+    const row = async (table: string, expiresAt: Date) => {
+      const id = `${table}-${newId()}`;
+      if (table === 'console_sessions') {
+        await db.query('INSERT INTO console_sessions (id, expires_at, token, user_id) VALUES ($1, $2, $1, $3)', [id, expiresAt, user]);
+      } else {
+        await db.query("INSERT INTO console_verifications (id, identifier, value, expires_at) VALUES ($1, $1, '{}', $2)", [id, expiresAt]);
+      }
+      return id;
+    };
+    const ended = [await row('console_sessions', daysAgo(1)), await row('console_verifications', daysAgo(1))];
+    const live = [
+      await row('console_sessions', new Date(NOW.getTime() + DAY_MS)),
+      await row('console_verifications', new Date(NOW.getTime() + 60_000)),
+    ];
+
+    const tasks = context.app.get(MaintenanceTasks, { strict: false });
+    expect((await tasks.run(MaintenanceJob.PurgeConsoleSignIns)).purged).toBeGreaterThanOrEqual(2);
+    const left = async (ids: string[]) =>
+      (
+        await db.query<{ id: string }[]>(
+          'SELECT id FROM console_sessions WHERE id = ANY($1) UNION ALL SELECT id FROM console_verifications WHERE id = ANY($1)',
+          [ids],
+        )
+      ).map(({ id }) => id);
+    expect(await left(ended)).toEqual([]);
+    expect((await left(live)).sort()).toEqual([...live].sort());
+  });
+
   it('deletes in bounded batches: one statement per batch until a batch comes back short', async () => {
     const old = await Promise.all(Array.from({ length: 25 }, () => notice(daysAgo(40))));
     const oldEmails = await Promise.all(Array.from({ length: 25 }, () => email({ createdAt: daysAgo(40), relayed: true, sent: true })));

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConsoleSignInsRepository } from '#core/console-auth/console-sign-ins.repository.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { MailModule } from '#core/mail/mail.module.js';
 import { NoticesModule } from '#core/notices/outbox/notices.module.js';
@@ -35,6 +36,7 @@ import { NoticeRelay } from './notices/notice-relay.js';
     EmailRelay,
     EmailProcessor,
     EmailSweep,
+    ConsoleSignInsRepository,
     MaintenanceTasks,
     MaintenanceProcessor,
     MaintenanceSchedule,

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '#core/clock/clock.js';
+import { ConsoleSignInsRepository } from '#core/console-auth/console-sign-ins.repository.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
 import { NOTICE_RETENTION_DAYS, NOTICE_RETENTION_MS } from '#core/notices/outbox/notice-channel.js';
@@ -15,6 +16,7 @@ export class MaintenanceTasks {
     private readonly idempotency: IdempotencyRepository,
     private readonly notices: NoticesRepository,
     private readonly emails: OutboundEmailsRepository,
+    private readonly consoleSignIns: ConsoleSignInsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -33,6 +35,11 @@ export class MaintenanceTasks {
       case MaintenanceJob.PurgeEmails: {
         const purged = await this.emails.purgeCreatedBefore(this.retentionCutoff());
         if (purged > 0) this.logger.log(`Purged ${purged} e-mails older than ${NOTICE_RETENTION_DAYS} days`);
+        return { purged };
+      }
+      case MaintenanceJob.PurgeConsoleSignIns: {
+        const purged = await this.consoleSignIns.purgeEnded(this.clock.now());
+        if (purged > 0) this.logger.log(`Purged ${purged} ended console sessions and sign-in links`);
         return { purged };
       }
     }
