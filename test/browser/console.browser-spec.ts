@@ -9,6 +9,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createApiApp } from '#api/configure-app.js';
 import { CONSOLE_CSP } from '#api/console/console-headers.js';
+import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
 import { loadBookingFixture } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
@@ -124,6 +125,30 @@ async function mailedLink(email: string): Promise<string> {
   );
 }
 
+/** A local receiver of notices: what arrived, in order, with each one's webhook-id. */
+async function startReceiver(): Promise<{
+  url: string;
+  received: { type: string; id: string; mode?: string }[];
+  close: () => Promise<void>;
+}> {
+  const received: { type: string; id: string; mode?: string }[] = [];
+  const receiver: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const notice = JSON.parse(body) as { type: string; mode?: string };
+      received.push({ type: notice.type, id: String(req.headers['webhook-id']), mode: notice.mode });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/notices`,
+    received,
+    close: () => new Promise<void>((resolve) => receiver.close(() => resolve())),
+  };
+}
+
 const me = (key: string) => fetch(`${baseUrl}/v1/api/me`, { headers: { Authorization: `Bearer ${key}` } });
 
 describe('the owner console in Chromium', () => {
@@ -219,18 +244,7 @@ describe('the owner console in Chromium', () => {
   });
 
   it('registers an endpoint on a local receiver, pings it, sees a booking notice delivered, redelivers it, and rotates, disables, deletes', async () => {
-    const received: { type: string; id: string }[] = [];
-    const receiver: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        const notice = JSON.parse(body) as { type: string };
-        received.push({ type: notice.type, id: String(req.headers['webhook-id']) });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/notices`;
+    const { url: receiverUrl, received, close } = await startReceiver();
     try {
       const salon = await loadBookingFixture();
       const owner = `owner@${salon.slug}.example`;
@@ -294,7 +308,67 @@ describe('the owner console in Chromium', () => {
       await page.getByText('The endpoint was deleted.').waitFor();
       await context.close();
     } finally {
-      await new Promise((resolve) => receiver.close(resolve));
+      await close();
+    }
+  });
+
+  it("manages the sandbox's endpoints apart from the live ones: a test key's booking notice reaches them, marked test", async () => {
+    const { url: receiverUrl, received, close } = await startReceiver();
+    try {
+      const salon = await loadBookingFixture();
+      const owner = `owner@${salon.slug}.example`;
+      const { context, page } = await visitor();
+      await signInWithLink(page, await linkFor(salon.slug, owner));
+      await page.getByRole('link', { name: 'Test mode' }).click();
+      await page.getByRole('button', { name: 'Create the sandbox' }).click();
+      await page.getByText('The sandbox was created.').waitFor();
+      await page.getByRole('link', { name: "The sandbox's webhook endpoints" }).click();
+
+      await page.getByLabel('Address (https)').fill(receiverUrl);
+      await page.getByRole('checkbox', { name: 'appointment.created' }).check();
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      expect(await page.getByLabel('Its signing secret').inputValue()).toMatch(/^whsec_/);
+      await expectAccessible(page, 'sandbox-webhooks', true);
+      await page.getByRole('link', { name: receiverUrl }).first().click();
+      await page.getByRole('button', { name: 'Send a test ping' }).click();
+      await page.getByText('Test ping delivered: the endpoint answered 200.').waitFor();
+
+      // A test key's booking lands in the sandbox, and its notice at the sandbox's endpoint only.
+      const testKey = await app.get(ApiKeysService).create({
+        businessSlug: salon.slug,
+        memberEmail: owner,
+        name: 'Sandbox bookings',
+        scopes: ['services.read', 'appointments.write'],
+        test: true,
+      });
+      const services = (await (
+        await fetch(`${baseUrl}/v1/api/services`, { headers: { Authorization: `Bearer ${testKey.key}` } })
+      ).json()) as { data: { id: string; name: string }[] };
+      const booked = await fetch(`${baseUrl}/v1/api/appointments`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${testKey.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify({
+          serviceId: services.data.find((service) => service.name === 'Corte')!.id,
+          startAt: '2035-03-06T10:00:00Z',
+          client: { name: 'Rita Teste', phone: '+351910000001' },
+        }),
+      });
+      expect(booked.status).toBe(201);
+      const notice = await eventually(
+        () => Promise.resolve(received.find((n) => n.type === 'appointment.created')),
+        30_000,
+        "the sandbox booking's notice",
+      );
+      expect(notice.mode).toBe('test');
+
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('heading', { name: 'Endpoints' }).waitFor();
+      expect(await page.getByRole('link', { name: receiverUrl }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Audit' }).click();
+      await expect(page.getByText(`sandbox: ${receiverUrl}`).first().isVisible()).resolves.toBe(true);
+      await context.close();
+    } finally {
+      await close();
     }
   });
 

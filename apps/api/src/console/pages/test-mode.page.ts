@@ -25,6 +25,7 @@ export function testModePage(frame: PageFrame, sandbox: BusinessEntity | null, e
       ${
         sandbox
           ? html`<p>Sandbox <code>${sandbox.slug}</code>, made ${when(sandbox.createdAt)}.</p>
+              <p><a href="${path}/webhooks">The sandbox's webhook endpoints</a> receive the notices of test keys.</p>
               <form method="post" action="${path}/reset" class="actions">
                 ${csrfField(frame)}<button type="submit" class="secondary">Reset the sandbox</button>
               </form>

@@ -6,6 +6,17 @@ import { html, type SafeHtml } from '../html.js';
 import { NO_INTEGRATIONS } from '../plan-integrations.js';
 import { businessPath, csrfField, message, page, shownOnce, table, when, type PageFrame } from './layout.js';
 
+/** Whose endpoints a page shows: the live business's or its sandbox's, and where its pages are. */
+export interface EndpointsOwner {
+  businessId: string;
+  slug: string;
+  /** The live business: test pings are counted for it and its sandbox together. */
+  tenantId: string;
+  /** The console path of the owner's endpoint list. */
+  path: string;
+  sandbox: boolean;
+}
+
 function status(endpoint: WebhookEndpointEntity): string {
   if (endpoint.enabled) return endpoint.failingSince ? `enabled, failing since ${when(endpoint.failingSince)}` : 'enabled';
   return endpoint.disabledReason ? `disabled (${endpoint.disabledReason})` : 'disabled';
@@ -40,13 +51,14 @@ function createForm(frame: PageFrame, path: string, eventTypes: readonly string[
 
 export function webhooksPage(
   frame: PageFrame,
+  owner: EndpointsOwner,
   endpoints: WebhookEndpointEntity[],
   eventTypes: readonly string[],
   canCreate: boolean,
   created?: WebhookEndpointEntity,
   notice?: string,
 ): string {
-  const path = businessPath(frame.membership!, '/webhooks');
+  const path = owner.path;
   const rows = endpoints.map(
     (e) =>
       html`<tr>
@@ -60,11 +72,27 @@ export function webhooksPage(
     frame,
     html`${notice ? message('success', notice) : ''}
       ${created ? html`${message('success', html`Endpoint <a href="${path}/${created.id}">${created.url}</a> registered.`)}${shownOnce('new-secret', 'Its signing secret', created.secret)}` : ''}
-      ${canCreate ? '' : message('info', NO_INTEGRATIONS)}
+      ${canCreate ? '' : message('info', NO_INTEGRATIONS)} ${owner.sandbox ? sandboxIntro(frame) : liveIntro(frame)}
       <h2>Endpoints</h2>
       ${table('Webhook endpoints', ['Address', 'Events', 'API version', 'Status'], rows)}
       ${canCreate ? createForm(frame, path, eventTypes) : ''}`,
   );
+}
+
+/** Where the other side's endpoints are. */
+function liveIntro(frame: PageFrame): SafeHtml {
+  return html`<p>
+    The live business's endpoints. Notices of the sandbox (test keys) go to
+    <a href="${businessPath(frame.membership!, '/test-mode/webhooks')}">the sandbox's endpoints</a>.
+  </p>`;
+}
+
+function sandboxIntro(frame: PageFrame): SafeHtml {
+  return html`<p>
+    The sandbox's endpoints receive the notices of test keys (<code>rk_test_</code>), marked <code>"mode": "test"</code>; resetting the
+    sandbox removes them. <a href="${businessPath(frame.membership!, '/webhooks')}">The live business's endpoints</a>,
+    <a href="${businessPath(frame.membership!, '/test-mode')}">test mode</a>.
+  </p>`;
 }
 
 function pingResult(result: TestPingResult): SafeHtml {
@@ -109,11 +137,12 @@ export interface EndpointPageExtras {
 
 export function endpointPage(
   frame: PageFrame,
+  owner: EndpointsOwner,
   endpoint: WebhookEndpointEntity,
   attempts: EndpointAttempt[],
   extras: EndpointPageExtras = {},
 ): string {
-  const path = businessPath(frame.membership!, `/webhooks/${endpoint.id}`);
+  const path = `${owner.path}/${endpoint.id}`;
   const rows = attempts.map((attempt) => attemptRow(frame, path, attempt));
   return page(
     frame,
@@ -143,12 +172,12 @@ export function endpointPage(
       </div>
       <h2>Deliveries</h2>
       ${table('Delivery attempts', ['Attempted', 'Event', 'Attempt', 'Outcome', 'Next attempt', 'Redeliver'], rows)}
-      <p><a href="${businessPath(frame.membership!, '/webhooks')}">All endpoints</a></p>`,
+      <p><a href="${owner.path}">All ${owner.sandbox ? 'sandbox ' : ''}endpoints</a></p>`,
   );
 }
 
-export function deleteConfirmPage(frame: PageFrame, endpoint: WebhookEndpointEntity): string {
-  const path = businessPath(frame.membership!, `/webhooks/${endpoint.id}`);
+export function deleteConfirmPage(frame: PageFrame, owner: EndpointsOwner, endpoint: WebhookEndpointEntity): string {
+  const path = `${owner.path}/${endpoint.id}`;
   return page(
     frame,
     html`<p>Delete the endpoint <code>${endpoint.url}</code>? No notice is sent to it after this, and its delivery log goes with it.</p>

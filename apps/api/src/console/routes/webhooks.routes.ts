@@ -1,66 +1,95 @@
 import type { Request, Response, Router } from 'express';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
+import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { planHasIntegrations } from '#core/businesses/plan.js';
+import { DomainError } from '#core/errors/domain-error.js';
 import { NoticeDeliveriesService } from '#core/notices/delivery/notice-deliveries.service.js';
 import { subscribableNoticeTypes } from '#core/notices/outbox/notice-types.js';
 import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
 import { WebhookTestPingService } from '#core/notices/endpoints/webhook-test-ping.service.js';
+import { SandboxService } from '#core/sandbox/sandbox.service.js';
 import { field, fields, param, route, seeOther, type ConsoleContext } from '../console-context.js';
 import { requireBusiness } from '../console-session.js';
 import { membershipOf } from '../console-locals.js';
 import { requireIntegrations } from '../plan-integrations.js';
 import { businessPath } from '../pages/layout.js';
-import { deleteConfirmPage, endpointPage, webhooksPage, type EndpointPageExtras } from '../pages/webhooks.page.js';
+import { deleteConfirmPage, endpointPage, webhooksPage, type EndpointPageExtras, type EndpointsOwner } from '../pages/webhooks.page.js';
 
 /** How many of an endpoint's latest attempts its page lists. */
 const ATTEMPTS_SHOWN = 50;
 
-/** The webhook endpoints of the live business: the same service, rules and limits as the API's. */
+/** Where each side's pages are, under the business's console path. */
+const SIDES = { live: '/webhooks', sandbox: '/test-mode/webhooks' } as const;
+type Side = keyof typeof SIDES;
+
+/**
+ * The webhook endpoints of the live business and of its sandbox (the notices of test keys), each
+ * on pages of its own: the same service, rules and limits as the API's, and test pings counted
+ * for the two together as the API counts them (docs/design-record.md#d24).
+ */
 export function webhooksRoutes(router: Router, context: ConsoleContext): void {
+  for (const side of Object.keys(SIDES) as Side[]) endpointRoutes(router, context, side);
+}
+
+function endpointRoutes(router: Router, context: ConsoleContext, side: Side): void {
   const endpoints = context.app.get(WebhookEndpointsService);
   const pings = context.app.get(WebhookTestPingService);
   const deliveries = context.app.get(NoticeDeliveriesService);
+  const sandboxes = context.app.get(SandboxService);
+  const businesses = context.app.get(BusinessesService);
   const business = requireBusiness(context);
-  const pathOf = (res: Response, rest = '') => businessPath(membershipOf(res), `/webhooks${rest}`);
+  const base = `/b/:slug${SIDES[side]}`;
+
+  /** The business whose endpoints the page manages; the tenant (the live business) is what limits count. */
+  const ownerOf = async (res: Response): Promise<EndpointsOwner> => {
+    const membership = membershipOf(res);
+    const path = businessPath(membership, SIDES[side]);
+    if (side === 'live')
+      return { businessId: membership.businessId, slug: membership.slug, tenantId: membership.businessId, path, sandbox: false };
+    const sandbox = await sandboxes.findSandbox(await businesses.getBySlug(membership.slug));
+    if (!sandbox) throw new DomainError('NOT_FOUND', 'This business has no sandbox yet: create it under Test mode first.');
+    return { businessId: sandbox.id, slug: sandbox.slug, tenantId: membership.businessId, path, sandbox: true };
+  };
+  const section = side === 'live' ? 'webhooks' : 'test-mode';
+  const titles =
+    side === 'live'
+      ? { list: 'Webhooks', endpoint: 'Webhook endpoint', delete: 'Delete an endpoint' }
+      : { list: 'Sandbox webhooks', endpoint: 'Sandbox webhook endpoint', delete: 'Delete a sandbox endpoint' };
+  /** What the audit says an action was about: the sandbox's endpoints are named as such. */
+  const subject = (text: string) => (side === 'live' ? text : `sandbox: ${text}`);
 
   /** The endpoint the path names, of the page's business (NOT_FOUND for another's). */
-  const endpointOf = (req: Request, res: Response) => endpoints.get(membershipOf(res).businessId, param(req, 'id'));
+  const endpointOf = async (req: Request, owner: EndpointsOwner) => endpoints.get(owner.businessId, param(req, 'id'));
 
-  const showEndpoint = async (req: Request, res: Response, extras: EndpointPageExtras = {}) => {
-    const businessId = membershipOf(res).businessId;
-    const endpoint = await endpoints.get(businessId, param(req, 'id'));
-    const attempts = await endpoints.deliveries(businessId, endpoint.id, { limit: ATTEMPTS_SHOWN });
-    res.send(endpointPage(context.frame(req, res, 'Webhook endpoint', 'webhooks'), endpoint, attempts.items, extras));
+  const showEndpoint = async (req: Request, res: Response, owner: EndpointsOwner, extras: EndpointPageExtras = {}) => {
+    const endpoint = await endpointOf(req, owner);
+    const attempts = await endpoints.deliveries(owner.businessId, endpoint.id, { limit: ATTEMPTS_SHOWN });
+    res.send(endpointPage(context.frame(req, res, titles.endpoint, section), owner, endpoint, attempts.items, extras));
   };
 
   router.get(
-    '/b/:slug/webhooks',
+    base,
     business,
     route(async (req, res) => {
-      const membership = membershipOf(res);
+      const owner = await ownerOf(res);
       const notice = req.query.done === 'deleted' ? 'The endpoint was deleted.' : undefined;
-      const list = await endpoints.list(membership.businessId);
+      const list = await endpoints.list(owner.businessId);
+      const canCreate = planHasIntegrations(membershipOf(res).plan);
       res.send(
-        webhooksPage(
-          context.frame(req, res, 'Webhooks', 'webhooks'),
-          list,
-          subscribableNoticeTypes(),
-          planHasIntegrations(membership.plan),
-          undefined,
-          notice,
-        ),
+        webhooksPage(context.frame(req, res, titles.list, section), owner, list, subscribableNoticeTypes(), canCreate, undefined, notice),
       );
     }),
   );
 
   router.post(
-    '/b/:slug/webhooks',
+    base,
     business,
     route(async (req, res) => {
       const membership = membershipOf(res);
       requireIntegrations(membership);
+      const owner = await ownerOf(res);
       const created = await endpoints.create(
-        membership.businessId,
+        owner.businessId,
         {
           url: field(req, 'url'),
           events: fields(req, 'events'),
@@ -68,17 +97,19 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
           createdByMemberId: membership.memberId,
           apiVersion: field(req, 'apiVersion') || undefined,
         },
-        membership.businessId,
+        owner.tenantId,
         CURRENT_API_VERSION,
       );
-      await context.audit(req, res, 'webhook.create', `${created.url} (${created.events.join(' ')})`);
-      const list = await endpoints.list(membership.businessId);
-      res.status(201).send(webhooksPage(context.frame(req, res, 'Webhooks', 'webhooks'), list, subscribableNoticeTypes(), true, created));
+      await context.audit(req, res, 'webhook.create', subject(`${created.url} (${created.events.join(' ')})`));
+      const list = await endpoints.list(owner.businessId);
+      res
+        .status(201)
+        .send(webhooksPage(context.frame(req, res, titles.list, section), owner, list, subscribableNoticeTypes(), true, created));
     }),
   );
 
   router.get(
-    '/b/:slug/webhooks/:id',
+    `${base}/:id`,
     business,
     route(async (req, res) => {
       const done = req.query.done;
@@ -90,32 +121,30 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
             : done === 'disabled'
               ? 'The endpoint was disabled.'
               : undefined;
-      await showEndpoint(req, res, { notice });
+      await showEndpoint(req, res, await ownerOf(res), { notice });
     }),
   );
 
   router.post(
-    '/b/:slug/webhooks/:id/test',
+    `${base}/:id/test`,
     business,
     route(async (req, res) => {
-      const membership = membershipOf(res);
-      const result = await pings.ping(
-        { id: membership.businessId, slug: membership.slug, tenantId: membership.businessId },
-        param(req, 'id'),
-      );
-      const endpoint = await endpointOf(req, res);
-      await context.audit(req, res, 'webhook.test', `${endpoint.url}: ${result.delivered ? 'delivered' : 'not delivered'}`);
-      await showEndpoint(req, res, { ping: result });
+      const owner = await ownerOf(res);
+      const result = await pings.ping({ id: owner.businessId, slug: owner.slug, tenantId: owner.tenantId }, param(req, 'id'));
+      const endpoint = await endpointOf(req, owner);
+      await context.audit(req, res, 'webhook.test', subject(`${endpoint.url}: ${result.delivered ? 'delivered' : 'not delivered'}`));
+      await showEndpoint(req, res, owner, { ping: result });
     }),
   );
 
   router.post(
-    '/b/:slug/webhooks/:id/rotate-secret',
+    `${base}/:id/rotate-secret`,
     business,
     route(async (req, res) => {
-      const rotated = await endpoints.rotateSecret(membershipOf(res).businessId, param(req, 'id'));
-      await context.audit(req, res, 'webhook.rotate-secret', rotated.url);
-      await showEndpoint(req, res, { secret: rotated.secret });
+      const owner = await ownerOf(res);
+      const rotated = await endpoints.rotateSecret(owner.businessId, param(req, 'id'));
+      await context.audit(req, res, 'webhook.rotate-secret', subject(rotated.url));
+      await showEndpoint(req, res, owner, { secret: rotated.secret });
     }),
   );
 
@@ -124,45 +153,48 @@ export function webhooksRoutes(router: Router, context: ConsoleContext): void {
     ['disable', false],
   ] as const) {
     router.post(
-      `/b/:slug/webhooks/:id/${action}`,
+      `${base}/:id/${action}`,
       business,
       route(async (req, res) => {
-        const membership = membershipOf(res);
-        const updated = await endpoints.update(membership.businessId, param(req, 'id'), { active }, membership.businessId);
-        await context.audit(req, res, active ? 'webhook.enable' : 'webhook.disable', updated.url);
-        seeOther(res, `${pathOf(res, `/${updated.id}`)}?done=${active ? 'enabled' : 'disabled'}`);
+        const owner = await ownerOf(res);
+        const updated = await endpoints.update(owner.businessId, param(req, 'id'), { active }, owner.tenantId);
+        await context.audit(req, res, active ? 'webhook.enable' : 'webhook.disable', subject(updated.url));
+        seeOther(res, `${owner.path}/${updated.id}?done=${active ? 'enabled' : 'disabled'}`);
       }),
     );
   }
 
   router.get(
-    '/b/:slug/webhooks/:id/delete',
+    `${base}/:id/delete`,
     business,
     route(async (req, res) => {
-      const endpoint = await endpointOf(req, res);
-      res.send(deleteConfirmPage(context.frame(req, res, 'Delete an endpoint', 'webhooks'), endpoint));
+      const owner = await ownerOf(res);
+      const endpoint = await endpointOf(req, owner);
+      res.send(deleteConfirmPage(context.frame(req, res, titles.delete, section), owner, endpoint));
     }),
   );
 
   router.post(
-    '/b/:slug/webhooks/:id/delete',
+    `${base}/:id/delete`,
     business,
     route(async (req, res) => {
-      const endpoint = await endpointOf(req, res);
-      await endpoints.delete(membershipOf(res).businessId, endpoint.id);
-      await context.audit(req, res, 'webhook.delete', endpoint.url);
-      seeOther(res, `${pathOf(res)}?done=deleted`);
+      const owner = await ownerOf(res);
+      const endpoint = await endpointOf(req, owner);
+      await endpoints.delete(owner.businessId, endpoint.id);
+      await context.audit(req, res, 'webhook.delete', subject(endpoint.url));
+      seeOther(res, `${owner.path}?done=deleted`);
     }),
   );
 
   router.post(
-    '/b/:slug/webhooks/:id/redeliver',
+    `${base}/:id/redeliver`,
     business,
     route(async (req, res) => {
-      const endpoint = await endpointOf(req, res);
+      const owner = await ownerOf(res);
+      const endpoint = await endpointOf(req, owner);
       const sent = await deliveries.sendAgain(endpoint.businessId, field(req, 'event'), { to: 'endpoint', endpointId: endpoint.id });
-      await context.audit(req, res, 'webhook.redeliver', `notice ${sent.noticeId} to ${endpoint.url}`);
-      seeOther(res, `${pathOf(res, `/${endpoint.id}`)}?done=redelivered`);
+      await context.audit(req, res, 'webhook.redeliver', subject(`notice ${sent.noticeId} to ${endpoint.url}`));
+      seeOther(res, `${owner.path}/${endpoint.id}?done=redelivered`);
     }),
   );
 }
