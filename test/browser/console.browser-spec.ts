@@ -149,6 +149,23 @@ async function startReceiver(): Promise<{
   };
 }
 
+/** A new salon (loadBookingFixture), its owner signed in in a fresh browser. */
+async function ownerOfNewSalon() {
+  const salon = await loadBookingFixture();
+  const owner = `owner@${salon.slug}.example`;
+  const { context, page } = await visitor();
+  await signInWithLink(page, await linkFor(salon.slug, owner));
+  return { salon, owner, context, page };
+}
+
+/** Registers an endpoint for appointment.created on the webhooks page open in `page`; its secret is shown once. */
+async function registerEndpoint(page: Page, url: string): Promise<void> {
+  await page.getByLabel('Address (https)').fill(url);
+  await page.getByRole('checkbox', { name: 'appointment.created' }).check();
+  await page.getByRole('button', { name: 'Register endpoint' }).click();
+  expect(await page.getByLabel('Its signing secret').inputValue()).toMatch(/^whsec_/);
+}
+
 const me = (key: string) => fetch(`${baseUrl}/v1/api/me`, { headers: { Authorization: `Bearer ${key}` } });
 
 describe('the owner console in Chromium', () => {
@@ -246,17 +263,11 @@ describe('the owner console in Chromium', () => {
   it('registers an endpoint on a local receiver, pings it, sees a booking notice delivered, redelivers it, and rotates, disables, deletes', async () => {
     const { url: receiverUrl, received, close } = await startReceiver();
     try {
-      const salon = await loadBookingFixture();
-      const owner = `owner@${salon.slug}.example`;
-      const { context, page } = await visitor();
-      await signInWithLink(page, await linkFor(salon.slug, owner));
+      const { salon, context, page } = await ownerOfNewSalon();
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await expectAccessible(page, 'webhooks', true);
 
-      await page.getByLabel('Address (https)').fill(receiverUrl);
-      await page.getByRole('checkbox', { name: 'appointment.created' }).check();
-      await page.getByRole('button', { name: 'Register endpoint' }).click();
-      expect(await page.getByLabel('Its signing secret').inputValue()).toMatch(/^whsec_/);
+      await registerEndpoint(page, receiverUrl);
       await expectAccessible(page, 'webhook-created', true);
 
       await page.getByRole('link', { name: receiverUrl }).first().click();
@@ -315,19 +326,13 @@ describe('the owner console in Chromium', () => {
   it("manages the sandbox's endpoints apart from the live ones: a test key's booking notice reaches them, marked test", async () => {
     const { url: receiverUrl, received, close } = await startReceiver();
     try {
-      const salon = await loadBookingFixture();
-      const owner = `owner@${salon.slug}.example`;
-      const { context, page } = await visitor();
-      await signInWithLink(page, await linkFor(salon.slug, owner));
+      const { salon, owner, context, page } = await ownerOfNewSalon();
       await page.getByRole('link', { name: 'Test mode' }).click();
       await page.getByRole('button', { name: 'Create the sandbox' }).click();
       await page.getByText('The sandbox was created.').waitFor();
       await page.getByRole('link', { name: "The sandbox's webhook endpoints" }).click();
 
-      await page.getByLabel('Address (https)').fill(receiverUrl);
-      await page.getByRole('checkbox', { name: 'appointment.created' }).check();
-      await page.getByRole('button', { name: 'Register endpoint' }).click();
-      expect(await page.getByLabel('Its signing secret').inputValue()).toMatch(/^whsec_/);
+      await registerEndpoint(page, receiverUrl);
       await expectAccessible(page, 'sandbox-webhooks', true);
       await page.getByRole('link', { name: receiverUrl }).first().click();
       await page.getByRole('button', { name: 'Send a test ping' }).click();
