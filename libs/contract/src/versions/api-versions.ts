@@ -23,6 +23,14 @@ export function isApiVersion(value: unknown): value is ApiVersion {
   return typeof value === 'string' && (API_VERSIONS as readonly string[]).includes(value);
 }
 
+/**
+ * The refusal of a version a key or an endpoint cannot be pinned to, as a field problem at `path`
+ * (none when it is published): the one wording of the API, the console and the admin command line.
+ */
+export function apiVersionProblems(value: string, path: string): { path: string; message: string }[] {
+  return isApiVersion(value) ? [] : [{ path, message: `unknown API version ${value}; published: ${API_VERSIONS.join(', ')}` }];
+}
+
 /** Negative when a is older than b, 0 when equal, positive when newer. */
 export function compareApiVersions(a: ApiVersion, b: ApiVersion): number {
   return API_VERSIONS.indexOf(a) - API_VERSIONS.indexOf(b);

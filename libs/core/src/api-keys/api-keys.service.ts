@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import { API_VERSIONS, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
+import { apiVersionProblems, CURRENT_API_VERSION, type ApiVersion } from '#contract/versions/api-versions.js';
 import { ApiKeyEntity } from '#database/entities/api-key.entity.js';
 import { newId } from '#database/new-id.js';
 import { DomainError, validationFailed } from '../errors/domain-error.js';
@@ -55,11 +55,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A key moved to another version (`admin key api-version`), as `key create` printed it but the key itself. */
 export type RepinnedApiKey = Omit<CreatedApiKey, 'key' | 'member' | 'sandboxCreated'>;
 
-/** The refusal of a version that is not published, at `path`. */
-function checkApiVersion(value: string, path: string): { path: string; message: string }[] {
-  return isApiVersion(value) ? [] : [{ path, message: `unknown API version ${value}; published: ${API_VERSIONS.join(', ')}` }];
-}
-
 /** An active key as `admin key list` and the console list it: never its secret, which is not stored. */
 export interface ListedApiKey {
   id: string;
@@ -105,7 +100,7 @@ export class ApiKeysService {
     if (input.name.trim().length === 0 || input.name.length > 120) {
       errors.push({ path: '/name', message: 'must be 1 to 120 characters' });
     }
-    if (input.apiVersion !== undefined) errors.push(...checkApiVersion(input.apiVersion, '/apiVersion'));
+    if (input.apiVersion !== undefined) errors.push(...apiVersionProblems(input.apiVersion, '/apiVersion'));
     if (errors.length > 0) throw validationFailed(errors);
     const apiVersion = (input.apiVersion as ApiVersion | undefined) ?? CURRENT_API_VERSION;
 
@@ -208,7 +203,7 @@ export class ApiKeysService {
    * before it is answered until then (docs/design-record.md#d2), and nothing is broadcast.
    */
   async setApiVersion(businessSlug: string, id: string, apiVersion: string): Promise<RepinnedApiKey> {
-    const errors = checkApiVersion(apiVersion, '/apiVersion');
+    const errors = apiVersionProblems(apiVersion, '/apiVersion');
     if (!UUID.test(id)) errors.unshift({ path: '/id', message: 'must be a key id (a UUID), as key create printed it' });
     if (errors.length > 0) throw validationFailed(errors);
     const business = await this.businesses.getBySlug(businessSlug);

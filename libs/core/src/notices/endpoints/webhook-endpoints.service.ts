@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
-import { API_VERSIONS, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
+import { apiVersionProblems, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
 import { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
 import { newId } from '#database/new-id.js';
@@ -121,11 +121,7 @@ export class WebhookEndpointsService {
   async create(businessId: string, input: NewEndpoint, tenantId: string, creatorVersion: ApiVersion): Promise<WebhookEndpointEntity> {
     this.checkEvents(input.events);
     const apiVersion = input.apiVersion ?? creatorVersion;
-    if (!isApiVersion(apiVersion)) {
-      throw validationFailed([
-        { path: '/apiVersion', message: `unknown API version ${apiVersion}; published: ${API_VERSIONS.join(', ')}` },
-      ]);
-    }
+    if (!isApiVersion(apiVersion)) throw validationFailed(apiVersionProblems(apiVersion, '/apiVersion'));
     await this.checkAddress(input.url, tenantId);
     const endpoint = newEndpointRow(businessId, input, this.clock.now(), apiVersion);
     await this.database.transactional(async () => {
