@@ -125,19 +125,26 @@ async function mailedLink(email: string): Promise<string> {
   );
 }
 
+interface ReceivedNotice {
+  type: string;
+  id: string;
+  business: string;
+  mode?: string;
+}
+
 /** A local receiver of notices: what arrived, in order, with each one's webhook-id. */
 async function startReceiver(): Promise<{
   url: string;
   received: { type: string; id: string; mode?: string }[];
   close: () => Promise<void>;
 }> {
-  const received: { type: string; id: string; mode?: string }[] = [];
+  const received: ReceivedNotice[] = [];
   const receiver: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      const notice = JSON.parse(body) as { type: string; mode?: string };
-      received.push({ type: notice.type, id: String(req.headers['webhook-id']), mode: notice.mode });
+      const notice = JSON.parse(body) as { type: string; business: string; mode?: string };
+      received.push({ type: notice.type, id: String(req.headers['webhook-id']), business: notice.business, mode: notice.mode });
       res.writeHead(200).end('ok');
     });
   });
@@ -337,6 +344,8 @@ describe('the owner console in Chromium', () => {
       await page.getByRole('link', { name: receiverUrl }).first().click();
       await page.getByRole('button', { name: 'Send a test ping' }).click();
       await page.getByText('Test ping delivered: the endpoint answered 200.').waitFor();
+      // As a test key's ping says it: the live business's name, in test mode.
+      expect(received.find((n) => n.type === 'webhook.test')).toMatchObject({ business: salon.slug, mode: 'test' });
 
       // A test key's booking lands in the sandbox, and its notice at the sandbox's endpoint only.
       const testKey = await app.get(ApiKeysService).create({
@@ -364,7 +373,7 @@ describe('the owner console in Chromium', () => {
         30_000,
         "the sandbox booking's notice",
       );
-      expect(notice.mode).toBe('test');
+      expect(notice).toMatchObject({ business: salon.slug, mode: 'test' });
 
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await page.getByRole('heading', { name: 'Endpoints' }).waitFor();

@@ -9,6 +9,7 @@ import { businessPath, csrfField, message, page, shownOnce, table, when, type Pa
 /** Whose endpoints a page shows: the live business's or its sandbox's, and where its pages are. */
 export interface EndpointsOwner {
   businessId: string;
+  /** The business its notices name: the live one's slug, for the sandbox too. */
   slug: string;
   /** The live business: test pings are counted for it and its sandbox together. */
   tenantId: string;

@@ -48,7 +48,8 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
       return { businessId: membership.businessId, slug: membership.slug, tenantId: membership.businessId, path, sandbox: false };
     const sandbox = await sandboxes.findSandbox(await businesses.getBySlug(membership.slug));
     if (!sandbox) throw new DomainError('NOT_FOUND', 'This business has no sandbox yet: create it under Test mode first.');
-    return { businessId: sandbox.id, slug: sandbox.slug, tenantId: membership.businessId, path, sandbox: true };
+    // Notices of the sandbox name the live business, with "mode": "test", as a test key's ping does.
+    return { businessId: sandbox.id, slug: membership.slug, tenantId: membership.businessId, path, sandbox: true };
   };
   const section = side === 'live' ? 'webhooks' : 'test-mode';
   const titles =
