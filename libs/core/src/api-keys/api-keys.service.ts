@@ -155,7 +155,7 @@ export class ApiKeysService {
       // A live key, else a test key of the business's sandbox (docs/design-record.md#d19).
       let prefix = await this.keys.revokeById(business.id, which.id);
       if (prefix === null) {
-        const sandbox = await this.sandboxes.findSandbox(business);
+        const sandbox = await this.sandboxes.findSandbox(business.id);
         if (sandbox) prefix = await this.keys.revokeById(sandbox.id, which.id);
       }
       if (prefix === null) throw new DomainError('NOT_FOUND', `No active key of ${business.slug} has the id ${which.id}.`);
@@ -211,7 +211,7 @@ export class ApiKeysService {
     let mode: ApiKeyMode = 'live';
     let key = await this.keys.setApiVersion(business.id, id, apiVersion as ApiVersion);
     if (key === null) {
-      const sandbox = await this.sandboxes.findSandbox(business);
+      const sandbox = await this.sandboxes.findSandbox(business.id);
       if (sandbox) key = await this.keys.setApiVersion(sandbox.id, id, apiVersion as ApiVersion);
       mode = 'test';
     }

@@ -94,32 +94,33 @@ export class SandboxService {
     });
   }
 
-  /** The e-mails the sandbox kept, oldest first. */
+  /** The e-mails the sandbox of a live business kept, by its slug (the admin command line). */
   async emails(liveSlug: string): Promise<{ business: string; emails: KeptEmail[] }> {
-    const sandbox = await this.sandboxOf(liveSlug);
+    return { business: liveSlug, emails: await this.emailsOf(await this.sandboxOf(liveSlug)) };
+  }
+
+  /** The e-mails a sandbox kept, oldest first. */
+  async emailsOf(sandbox: BusinessEntity): Promise<KeptEmail[]> {
     const rows = await this.sandboxes.keptEmails(sandbox.id);
-    return {
-      business: liveSlug,
-      emails: rows.map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        audience: row.audience,
-        recipient: row.recipient,
-        subject: row.subject,
-        appointmentId: row.appointmentId,
-        createdAt: row.createdAt.toISOString(),
-        keptAt: row.keptAt?.toISOString() ?? null,
-        file: row.keptAt ? join(this.config.MAIL_DIR, `${row.id}.eml`) : null,
-      })),
-    };
+    return rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      audience: row.audience,
+      recipient: row.recipient,
+      subject: row.subject,
+      appointmentId: row.appointmentId,
+      createdAt: row.createdAt.toISOString(),
+      keptAt: row.keptAt?.toISOString() ?? null,
+      file: row.keptAt ? join(this.config.MAIL_DIR, `${row.id}.eml`) : null,
+    }));
+  }
+
+  /** The sandbox of a live business (by its id), or null when it has none. */
+  findSandbox(liveBusinessId: string): Promise<BusinessEntity | null> {
+    return this.sandboxes.findSandboxOf(liveBusinessId);
   }
 
   /** The sandbox row of a live business; NOT_FOUND when it has none. */
-  /** The business's sandbox, or null when it has none. */
-  findSandbox(live: BusinessEntity): Promise<BusinessEntity | null> {
-    return this.sandboxes.findSandboxOf(live.id);
-  }
-
   async sandboxOf(liveSlug: string): Promise<BusinessEntity> {
     const live = await this.businesses.getBySlug(liveSlug);
     const sandbox = await this.sandboxes.findSandboxOf(live.id);

@@ -1,5 +1,4 @@
 import type { Router } from 'express';
-import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { SandboxService } from '#core/sandbox/sandbox.service.js';
 import { route, seeOther, type ConsoleContext } from '../console-context.js';
 import { requireBusiness } from '../console-session.js';
@@ -10,7 +9,6 @@ import { testModePage } from '../pages/test-mode.page.js';
 /** Test mode: the business's sandbox, made or reset, and the e-mails it kept. */
 export function testModeRoutes(router: Router, context: ConsoleContext): void {
   const sandboxes = context.app.get(SandboxService);
-  const businesses = context.app.get(BusinessesService);
   const business = requireBusiness(context);
 
   router.get(
@@ -18,8 +16,8 @@ export function testModeRoutes(router: Router, context: ConsoleContext): void {
     business,
     route(async (req, res) => {
       const membership = membershipOf(res);
-      const sandbox = await sandboxes.findSandbox(await businesses.getBySlug(membership.slug));
-      const emails = sandbox ? (await sandboxes.emails(membership.slug)).emails : [];
+      const sandbox = await sandboxes.findSandbox(membership.businessId);
+      const emails = sandbox ? await sandboxes.emailsOf(sandbox) : [];
       const notice =
         req.query.done === 'created' ? 'The sandbox was created.' : req.query.done === 'reset' ? 'The sandbox was reset.' : undefined;
       res.send(testModePage(context.frame(req, res, 'Test mode', 'test-mode'), sandbox, emails, notice));

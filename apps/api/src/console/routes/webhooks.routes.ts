@@ -1,6 +1,5 @@
 import type { Request, Response, Router } from 'express';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
-import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { planHasIntegrations } from '#core/businesses/plan.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import { NoticeDeliveriesService } from '#core/notices/delivery/notice-deliveries.service.js';
@@ -36,7 +35,6 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
   const pings = context.app.get(WebhookTestPingService);
   const deliveries = context.app.get(NoticeDeliveriesService);
   const sandboxes = context.app.get(SandboxService);
-  const businesses = context.app.get(BusinessesService);
   const business = requireBusiness(context);
   const base = `/b/:slug${SIDES[side]}`;
 
@@ -46,7 +44,7 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
     const path = businessPath(membership, SIDES[side]);
     if (side === 'live')
       return { businessId: membership.businessId, slug: membership.slug, tenantId: membership.businessId, path, sandbox: false };
-    const sandbox = await sandboxes.findSandbox(await businesses.getBySlug(membership.slug));
+    const sandbox = await sandboxes.findSandbox(membership.businessId);
     if (!sandbox) throw new DomainError('NOT_FOUND', 'This business has no sandbox yet: create it under Test mode first.');
     // Notices of the sandbox name the live business, with "mode": "test", as a test key's ping does.
     return { businessId: sandbox.id, slug: membership.slug, tenantId: membership.businessId, path, sandbox: true };
