@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { planHasIntegrations } from '#core/businesses/plan.js';
 import { DomainError } from '#core/errors/domain-error.js';
@@ -66,11 +66,15 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
     res.send(endpointPage(context.frame(req, res, titles.endpoint, section), owner, endpoint, attempts.items, extras));
   };
 
+  /** A page or form of this side: behind the member check, its handler given whose endpoints they are. */
+  const forOwner = (handler: (req: Request, res: Response, owner: EndpointsOwner) => Promise<void>): RequestHandler[] => [
+    business,
+    route(async (req, res) => handler(req, res, await ownerOf(res))),
+  ];
+
   router.get(
     base,
-    business,
-    route(async (req, res) => {
-      const owner = await ownerOf(res);
+    ...forOwner(async (req, res, owner) => {
       const notice = req.query.done === 'deleted' ? 'The endpoint was deleted.' : undefined;
       const list = await endpoints.list(owner.businessId);
       const canCreate = planHasIntegrations(membershipOf(res).plan);
@@ -82,11 +86,9 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
 
   router.post(
     base,
-    business,
-    route(async (req, res) => {
+    ...forOwner(async (req, res, owner) => {
       const membership = membershipOf(res);
       requireIntegrations(membership);
-      const owner = await ownerOf(res);
       const created = await endpoints.create(
         owner.businessId,
         {
@@ -109,8 +111,7 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
 
   router.get(
     `${base}/:id`,
-    business,
-    route(async (req, res) => {
+    ...forOwner(async (req, res, owner) => {
       const done = req.query.done;
       const notice =
         done === 'redelivered'
@@ -120,15 +121,13 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
             : done === 'disabled'
               ? 'The endpoint was disabled.'
               : undefined;
-      await showEndpoint(req, res, await ownerOf(res), { notice });
+      await showEndpoint(req, res, owner, { notice });
     }),
   );
 
   router.post(
     `${base}/:id/test`,
-    business,
-    route(async (req, res) => {
-      const owner = await ownerOf(res);
+    ...forOwner(async (req, res, owner) => {
       const result = await pings.ping({ id: owner.businessId, slug: owner.slug, tenantId: owner.tenantId }, param(req, 'id'));
       const endpoint = await endpointOf(req, owner);
       await context.audit(req, res, 'webhook.test', subject(`${endpoint.url}: ${result.delivered ? 'delivered' : 'not delivered'}`));
@@ -138,9 +137,7 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
 
   router.post(
     `${base}/:id/rotate-secret`,
-    business,
-    route(async (req, res) => {
-      const owner = await ownerOf(res);
+    ...forOwner(async (req, res, owner) => {
       const rotated = await endpoints.rotateSecret(owner.businessId, param(req, 'id'));
       await context.audit(req, res, 'webhook.rotate-secret', subject(rotated.url));
       await showEndpoint(req, res, owner, { secret: rotated.secret });
@@ -153,9 +150,7 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
   ] as const) {
     router.post(
       `${base}/:id/${action}`,
-      business,
-      route(async (req, res) => {
-        const owner = await ownerOf(res);
+      ...forOwner(async (req, res, owner) => {
         const updated = await endpoints.update(owner.businessId, param(req, 'id'), { active }, owner.tenantId);
         await context.audit(req, res, active ? 'webhook.enable' : 'webhook.disable', subject(updated.url));
         seeOther(res, `${owner.path}/${updated.id}?done=${active ? 'enabled' : 'disabled'}`);
@@ -165,9 +160,7 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
 
   router.get(
     `${base}/:id/delete`,
-    business,
-    route(async (req, res) => {
-      const owner = await ownerOf(res);
+    ...forOwner(async (req, res, owner) => {
       const endpoint = await endpointOf(req, owner);
       res.send(deleteConfirmPage(context.frame(req, res, titles.delete, section), owner, endpoint));
     }),
@@ -175,9 +168,7 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
 
   router.post(
     `${base}/:id/delete`,
-    business,
-    route(async (req, res) => {
-      const owner = await ownerOf(res);
+    ...forOwner(async (req, res, owner) => {
       const endpoint = await endpointOf(req, owner);
       await endpoints.delete(owner.businessId, endpoint.id);
       await context.audit(req, res, 'webhook.delete', subject(endpoint.url));
@@ -187,9 +178,7 @@ function endpointRoutes(router: Router, context: ConsoleContext, side: Side): vo
 
   router.post(
     `${base}/:id/redeliver`,
-    business,
-    route(async (req, res) => {
-      const owner = await ownerOf(res);
+    ...forOwner(async (req, res, owner) => {
       const endpoint = await endpointOf(req, owner);
       const sent = await deliveries.sendAgain(endpoint.businessId, field(req, 'event'), { to: 'endpoint', endpointId: endpoint.id });
       await context.audit(req, res, 'webhook.redeliver', subject(`notice ${sent.noticeId} to ${endpoint.url}`));
