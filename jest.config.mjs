@@ -58,6 +58,14 @@ export default {
       globalSetup: '<rootDir>/test/utils/global-setup.mjs',
       setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
     },
+    {
+      // Issue 34: many writers, duplicates in flight, a business at its full legal rate (docs/design-record.md#d27, #d28).
+      ...esm,
+      displayName: 'concurrency',
+      testMatch: ['<rootDir>/test/concurrency/**/*.concurrency-spec.ts'],
+      globalSetup: '<rootDir>/test/utils/global-setup.mjs',
+      setupFilesAfterEnv: ['<rootDir>/test/utils/migrate-once.ts'],
+    },
     // The reference page in headless Chromium: only with TEST_BROWSER=1 (`npm run test:browser`),
     // so that `npm test` passes on a machine without Chromium.
     ...(process.env.TEST_BROWSER === '1'
