@@ -42,7 +42,10 @@ async function salonWithUpdates() {
     d: '2029-06-03T10:00:00Z',
   };
   for (const [ref, updatedAt] of Object.entries(at)) {
-    await db.query('UPDATE appointments SET updated_at = $2::timestamptz WHERE id = $1', [salon.appointments[ref], updatedAt]);
+    await db.queryWithGivenStamps('UPDATE appointments SET updated_at = $2::timestamptz WHERE id = $1', [
+      salon.appointments[ref],
+      updatedAt,
+    ]);
   }
   return salon;
 }

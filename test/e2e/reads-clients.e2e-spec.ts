@@ -95,7 +95,7 @@ describe('walking GET /clients with limit=7 while clients change (incremental sy
     const keys = new KeyPool(api.app, tenant, ['clients.read']);
     // A day ago, ten clients per millisecond, three of them per microsecond: ties on the exact
     // value and neighbours 1 µs apart, which only a microsecond-exact cursor tells apart.
-    const seeded = await db.query<{ id: string }[]>(
+    const seeded = await db.queryWithGivenStamps<{ id: string }[]>(
       `INSERT INTO clients (id, business_id, name, consent, created_at, updated_at)
        SELECT gen_random_uuid(), $1, 'Walker ' || i, true, t, t
          FROM generate_series(0, 1049) AS i,

@@ -36,12 +36,23 @@ export interface TestSql {
   query<T = any>(text: string, params?: unknown[]): Promise<T>;
   /** Runs `work` in one transaction (SET LOCAL, DDL to roll back). */
   transaction<T>(work: (sql: TestSql) => Promise<T>): Promise<T>;
+  /**
+   * As query, in a transaction of its own whose synced rows keep the created_at and updated_at the
+   * statement writes, not the change clock's stamp (docs/design-record.md#d27): rows with forged instants.
+   */
+  queryWithGivenStamps<T = any>(text: string, params?: unknown[]): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 function sqlOn(runner: DataSource | EntityManager): TestSql {
+  const transaction: TestSql['transaction'] = (work) => runner.transaction((manager) => work(sqlOn(manager)));
   return {
     query: (text, params) => runner.query(text, params),
-    transaction: (work) => runner.transaction((manager) => work(sqlOn(manager))),
+    transaction,
+    queryWithGivenStamps: (text, params) =>
+      transaction(async (sql) => {
+        await sql.query(`SELECT set_config('app.given_stamps', 'on', true)`);
+        return sql.query(text, params);
+      }),
   };
 }
 

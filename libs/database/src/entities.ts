@@ -1,5 +1,6 @@
 import { ApiKeyEntity } from './entities/api-key.entity.js';
 import { AppointmentEntity } from './entities/appointment.entity.js';
+import { BusinessChangeClockEntity } from './entities/business-change-clock.entity.js';
 import { BusinessEntity } from './entities/business.entity.js';
 import { ConsoleAuditEntryEntity } from './entities/console-audit-entry.entity.js';
 import { ClientEntity } from './entities/client.entity.js';
@@ -23,6 +24,7 @@ import { WebhookEndpointEntity } from './entities/webhook-endpoint.entity.js';
 
 export const ENTITIES = [
   BusinessEntity,
+  BusinessChangeClockEntity,
   MemberEntity,
   StaffEntity,
   StaffWorkingHoursEntity,

@@ -36,14 +36,14 @@ export class AppointmentStatusService {
         );
       }
       const now = new Date();
-      await this.appointments.changeStatus(business.id, appointment.id, status, now);
+      const updatedAt = await this.appointments.changeStatus(business.id, appointment.id, status);
       if (transition === 'confirm') {
         await this.notices.record(
           business.id,
           buildNoticeBody({ type: 'appointment.confirmed', businessSlug: business.slug, subjectId: appointment.id, occurredAt: now }),
         );
       }
-      return Object.assign(appointment, { status, updatedAt: now });
+      return Object.assign(appointment, { status, updatedAt });
     });
   }
 }

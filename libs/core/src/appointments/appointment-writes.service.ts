@@ -228,7 +228,7 @@ export class AppointmentWritesService {
       });
 
       const now = new Date();
-      await this.appointments.changeStatus(ref.businessId, previous.id, 'RESCHEDULED', now);
+      await this.appointments.changeStatus(ref.businessId, previous.id, 'RESCHEDULED');
       // The booked terms (service, duration, price) move with the appointment.
       const appointment = newAppointmentRow(
         {
@@ -269,7 +269,7 @@ export class AppointmentWritesService {
    */
   async update(ref: BusinessRef, appointmentId: string, input: AppointmentUpdate): Promise<AppointmentView> {
     return this.database.transactional(async () => {
-      if (!(await this.appointments.setMetadata(ref.businessId, appointmentId, input.metadata, new Date()))) {
+      if (!(await this.appointments.setMetadata(ref.businessId, appointmentId, input.metadata))) {
         throw notFound('The appointment');
       }
       const appointment = await this.reads.findById(ref.businessId, appointmentId);
@@ -290,8 +290,8 @@ export class AppointmentWritesService {
       if (!isActive(appointment.status)) throw notActive(appointment.status);
 
       const now = new Date();
-      await this.appointments.cancel(ref.businessId, appointment.id, reason, now);
-      Object.assign(appointment, { status: 'CANCELLED', cancellationReason: reason, cancelledAt: now, updatedAt: now } as const);
+      const updatedAt = await this.appointments.cancel(ref.businessId, appointment.id, reason, now);
+      Object.assign(appointment, { status: 'CANCELLED', cancellationReason: reason, cancelledAt: now, updatedAt } as const);
       await this.notices.record(
         ref.businessId,
         buildNoticeBody({ type: 'appointment.cancelled', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),

@@ -41,10 +41,11 @@ const CODE_ATTEMPTS = 5;
  * same phone or e-mail) nothing is inserted, and the caller names that client in its CLIENT_EXISTS.
  *
  * Two transactions inserting overlapping rows for one staff member at the same moment would each
- * find the other's row in the exclusion index and wait for it: a deadlock, which PostgreSQL breaks
- * after a second by failing one of them. The lock on the staff member, taken in the same
- * statement, makes the second wait for the first to end instead, and then meet its row as a plain
- * conflict. It is held to the end of the transaction.
+ * find the other's row in the exclusion index and wait for it: a deadlock. They cannot: the first
+ * row a transaction inserts takes a stamp from the business's change clock before it reaches an
+ * index, and the transaction holds the clock to its end (docs/design-record.md#d27), so the second
+ * waits for the first to end and then meets its row as a plain conflict. The rows' created_at and
+ * updated_at are that stamp, returned here.
  */
 const INSERT_APPOINTMENT = defineStatement<
   [
@@ -72,7 +73,7 @@ const INSERT_APPOINTMENT = defineStatement<
     notices: string,
     metadata: string,
   ],
-  { inserted: boolean; clientClashed: boolean }
+  { inserted: boolean; clientClashed: boolean; stampedAt: Date | null; clientStampedAt: Date | null }
 >({
   name: 'insert_appointment',
   text: `
@@ -84,7 +85,7 @@ WITH new_client AS (
     FROM jsonb_populate_record(NULL::clients, $21::jsonb)
    WHERE $21::jsonb IS NOT NULL
   ON CONFLICT DO NOTHING
-  RETURNING id
+  RETURNING id, updated_at
 ), appointment AS (
   INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
                             duration_min, price_cents, currency, source, location_id, rescheduled_from_id, code,
@@ -92,11 +93,10 @@ WITH new_client AS (
   SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::text, $6::uuid, $7::text, $8::timestamptz, $9::timestamptz, $10::int,
          $11::int, $12::text, $13::text, $14::uuid, $15::uuid, $16::text, $17::text, $18::timestamptz, $19::timestamptz,
          $20::timestamptz, $23::jsonb
-    FROM (SELECT pg_advisory_xact_lock(hashtextextended('appointments.staff:' || $3::text, 0))) AS staff_member_serialised,
-         (SELECT count(*) FROM new_client) AS client_inserted_first
+    FROM (SELECT count(*) FROM new_client) AS client_inserted_first
    WHERE $21::jsonb IS NULL OR client_inserted_first.count > 0
   ON CONFLICT DO NOTHING
-  RETURNING id
+  RETURNING id, updated_at
 ), notice AS (
   INSERT INTO notices (id, business_id, type, payload, emails)
   SELECT n.id, n.business_id, n.type, n.payload, n.emails
@@ -104,7 +104,8 @@ WITH new_client AS (
    WHERE CASE e->>'after' WHEN 'client' THEN EXISTS (SELECT FROM new_client) ELSE EXISTS (SELECT FROM appointment) END
 )
 SELECT EXISTS (SELECT FROM appointment) AS inserted,
-       $21::jsonb IS NOT NULL AND NOT EXISTS (SELECT FROM new_client) AS "clientClashed"`,
+       $21::jsonb IS NOT NULL AND NOT EXISTS (SELECT FROM new_client) AS "clientClashed",
+       (SELECT updated_at FROM appointment) AS "stampedAt", (SELECT updated_at FROM new_client) AS "clientStampedAt"`,
 });
 
 // Asked only when an insert wrote no appointment: a code clash (draw again) or the slot taken.
@@ -129,20 +130,22 @@ const APPOINTMENT_FOR_UPDATE = defineStatement<[businessId: string, id: string],
    FOR UPDATE`,
 });
 
-const CHANGE_STATUS = defineStatement<[businessId: string, id: string, status: AppointmentStatus, at: Date]>({
+// updated_at is the change clock's stamp (docs/design-record.md#d27), set by the table's trigger.
+const CHANGE_STATUS = defineStatement<[businessId: string, id: string, status: AppointmentStatus], { updatedAt: Date }>({
   name: 'change_appointment_status',
-  text: 'UPDATE appointments SET status = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
+  text: 'UPDATE appointments SET status = $3 WHERE business_id = $1 AND id = $2 RETURNING updated_at AS "updatedAt"',
 });
 
-const SET_METADATA = defineStatement<[businessId: string, id: string, metadata: string, at: Date], { id: string }>({
+const SET_METADATA = defineStatement<[businessId: string, id: string, metadata: string], { id: string }>({
   name: 'set_appointment_metadata',
-  text: 'UPDATE appointments SET metadata = $3::jsonb, updated_at = $4 WHERE business_id = $1 AND id = $2 RETURNING id',
+  text: 'UPDATE appointments SET metadata = $3::jsonb WHERE business_id = $1 AND id = $2 RETURNING id',
 });
 
-const CANCEL = defineStatement<[businessId: string, id: string, reason: string, at: Date]>({
+const CANCEL = defineStatement<[businessId: string, id: string, reason: string, at: Date], { updatedAt: Date }>({
   name: 'cancel_appointment',
-  text: `UPDATE appointments SET status = 'CANCELLED', cancellation_reason = $3, cancelled_at = $4, updated_at = $4
- WHERE business_id = $1 AND id = $2`,
+  text: `UPDATE appointments SET status = 'CANCELLED', cancellation_reason = $3, cancelled_at = $4
+ WHERE business_id = $1 AND id = $2
+ RETURNING updated_at AS "updatedAt"`,
 });
 
 @Injectable()
@@ -179,8 +182,10 @@ export class AppointmentsRepository {
       ];
       let inserted: boolean;
       let clientClashed: boolean;
+      let stampedAt: Date | null;
+      let clientStampedAt: Date | null;
       try {
-        ({ inserted, clientClashed } = await this.database.one(INSERT_APPOINTMENT, [
+        ({ inserted, clientClashed, stampedAt, clientStampedAt } = await this.database.one(INSERT_APPOINTMENT, [
           appointment.id,
           appointment.businessId,
           appointment.staffId,
@@ -210,9 +215,13 @@ export class AppointmentsRepository {
       }
       // The new client met an existing one: nothing was written, and the refusal names it (docs/design-record.md#d23).
       if (clientClashed && newClient) throw await clientClashError(this.database, newClient.client);
-      if (newClient) this.notices.wakeRelayAfterCommit();
+      if (newClient) {
+        stamp(newClient.client, clientStampedAt);
+        this.notices.wakeRelayAfterCommit();
+      }
       newClient = null;
       if (inserted) {
+        stamp(appointment, stampedAt);
         if (notices.length > 0) this.notices.wakeRelayAfterCommit();
         return true;
       }
@@ -227,19 +236,27 @@ export class AppointmentsRepository {
     return this.database.maybeOne(APPOINTMENT_FOR_UPDATE, [businessId, appointmentId]);
   }
 
-  async changeStatus(businessId: string, appointmentId: string, status: AppointmentStatus, at: Date): Promise<void> {
-    await this.database.execute(CHANGE_STATUS, [businessId, appointmentId, status, at]);
+  /** The new status; answers the change's stamp (docs/design-record.md#d27). */
+  async changeStatus(businessId: string, appointmentId: string, status: AppointmentStatus): Promise<Date> {
+    return (await this.database.one(CHANGE_STATUS, [businessId, appointmentId, status])).updatedAt;
   }
 
   /** Replaces the appointment's metadata (docs/design-record.md#d23); false when it is not in the business. */
-  async setMetadata(businessId: string, appointmentId: string, metadata: Record<string, string>, at: Date): Promise<boolean> {
-    return (await this.database.maybeOne(SET_METADATA, [businessId, appointmentId, JSON.stringify(metadata), at])) !== null;
+  async setMetadata(businessId: string, appointmentId: string, metadata: Record<string, string>): Promise<boolean> {
+    return (await this.database.maybeOne(SET_METADATA, [businessId, appointmentId, JSON.stringify(metadata)])) !== null;
   }
 
-  /** Cancels with the reason (stored, never returned). */
-  async cancel(businessId: string, appointmentId: string, reason: string, at: Date): Promise<void> {
-    await this.database.execute(CANCEL, [businessId, appointmentId, reason, at]);
+  /** Cancels with the reason (stored, never returned); answers the change's stamp (docs/design-record.md#d27). */
+  async cancel(businessId: string, appointmentId: string, reason: string, at: Date): Promise<Date> {
+    return (await this.database.one(CANCEL, [businessId, appointmentId, reason, at])).updatedAt;
   }
+}
+
+/** A row as inserted: created and updated at its change stamp (docs/design-record.md#d27). */
+function stamp(row: { createdAt: Date; updatedAt: Date }, stampedAt: Date | null): void {
+  if (stampedAt === null) throw new Error('An inserted row came back without its change stamp.');
+  row.createdAt = stampedAt;
+  row.updatedAt = stampedAt;
 }
 
 /** The client as a row of the clients table, for jsonb_populate_record. */

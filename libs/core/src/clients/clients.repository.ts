@@ -43,14 +43,15 @@ const INSERT_CLIENT = defineStatement<
     createdAt: Date,
     updatedAt: Date,
     metadata: string,
-  ]
+  ],
+  { createdAt: Date; updatedAt: Date }
 >({
   name: 'insert_client',
   text: `INSERT INTO clients (id, business_id, name, phone, email, birth_date, guardian_name, guardian_email, consent, consent_at,
                      notes, created_at, updated_at, metadata)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)
 ON CONFLICT DO NOTHING
-RETURNING id`,
+RETURNING created_at AS "createdAt", updated_at AS "updatedAt"`,
 });
 
 /**
@@ -161,7 +162,7 @@ export class ClientsRepository {
    * already exists, so two concurrent creations cannot both succeed: their violation is CLIENT_EXISTS.
    */
   async insert(client: ClientEntity): Promise<void> {
-    let inserted: { id: string } | null;
+    let inserted: { createdAt: Date; updatedAt: Date } | null;
     try {
       inserted = await this.database.maybeOne(INSERT_CLIENT, [
         client.id,
@@ -183,6 +184,8 @@ export class ClientsRepository {
       throw clientExists(violatedConstraint(error), client) ?? error;
     }
     if (!inserted) throw await clientClashError(this.database, client);
+    // The change clock's stamp (docs/design-record.md#d27), as the row holds it.
+    Object.assign(client, inserted);
   }
 
   findById(businessId: string, clientId: string): Promise<ClientEntity | null> {

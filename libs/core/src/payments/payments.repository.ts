@@ -19,12 +19,14 @@ const INSERT_PAYMENT = defineStatement<
     instrumentData: string | null,
     createdAt: Date,
     updatedAt: Date,
-  ]
+  ],
+  { createdAt: Date; updatedAt: Date }
 >({
   name: 'insert_payment',
   text: `INSERT INTO payments (id, business_id, appointment_id, channel, method, status, is_deposit, amount_cents, currency,
                       paid_at, refund_cents, instrument_data, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)`,
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)
+RETURNING created_at AS "createdAt", updated_at AS "updatedAt"`,
 });
 
 const APPOINTMENT_EXISTS = defineStatement<[businessId: string, id: string], { exists: boolean }>({
@@ -37,7 +39,7 @@ export class PaymentsRepository {
   constructor(private readonly database: Database) {}
 
   async insert(payment: PaymentEntity): Promise<void> {
-    await this.database.execute(INSERT_PAYMENT, [
+    const stamped = await this.database.one(INSERT_PAYMENT, [
       payment.id,
       payment.businessId,
       payment.appointmentId,
@@ -53,6 +55,8 @@ export class PaymentsRepository {
       payment.createdAt,
       payment.updatedAt,
     ]);
+    // The change clock's stamp (docs/design-record.md#d27), as the row holds it.
+    Object.assign(payment, stamped);
   }
 
   /** Whether the appointment is one of this business's (a payment is always for one). */

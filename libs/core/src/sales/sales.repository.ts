@@ -30,12 +30,14 @@ const INSERT_SALE = defineStatement<
     internalNote: string | null,
     createdAt: Date,
     updatedAt: Date,
-  ]
+  ],
+  { createdAt: Date; updatedAt: Date }
 >({
   name: 'insert_sale',
   text: `INSERT INTO sales (id, business_id, number, status, client_id, appointment_id, payment_pending, subtotal_cents,
                    discount_cents, total_cents, currency, internal_note, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+RETURNING created_at AS "createdAt", updated_at AS "updatedAt"`,
 });
 
 // The items travel as one array per column: one statement, whatever their count.
@@ -86,7 +88,7 @@ export class SalesRepository {
 
   /** Inserts a sale and its items, in item order. */
   async insert(sale: SaleEntity, items: SaleItemEntity[]): Promise<void> {
-    await this.database.execute(INSERT_SALE, [
+    const stamped = await this.database.one(INSERT_SALE, [
       sale.id,
       sale.businessId,
       sale.number,
@@ -102,6 +104,8 @@ export class SalesRepository {
       sale.createdAt,
       sale.updatedAt,
     ]);
+    // The change clock's stamp (docs/design-record.md#d27), as the row holds it.
+    Object.assign(sale, stamped);
     if (items.length === 0) return;
     await this.database.execute(INSERT_SALE_ITEMS, [
       items.map((item) => item.id),
