@@ -15,11 +15,15 @@ export class CompiledApi {
     readonly port: number,
   ) {}
 
-  static async start(name: string, options: { worker?: boolean } = {}): Promise<CompiledApi> {
+  /** `nodeArgs` go before the script (e.g. `--import` a preload); `env` adds to childEnv's. */
+  static async start(
+    name: string,
+    options: { worker?: boolean; nodeArgs?: string[]; env?: Record<string, string> } = {},
+  ): Promise<CompiledApi> {
     await buildApps();
     const port = await freePort();
-    const env = childEnv(name, { LOG_LEVEL: 'error', PORT: String(port) });
-    const api = Child.spawn(process.execPath, ['dist/apps/api/src/main.js'], env);
+    const env = childEnv(name, { LOG_LEVEL: 'error', PORT: String(port), ...options.env });
+    const api = Child.spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/apps/api/src/main.js'], env);
     const worker = options.worker ? Child.spawn(process.execPath, ['dist/apps/worker/src/main.js'], { ...env, LOG_LEVEL: 'log' }) : null;
     const origin = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;

@@ -117,7 +117,10 @@ const CODE_TAKEN = defineStatement<[businessId: string, code: string], { taken: 
 /**
  * The appointment, locked until the transaction ends, so that concurrent writes to one
  * appointment (two cancels, a cancel and a reschedule) run one after the other and the second
- * sees the first's outcome.
+ * sees the first's outcome. FOR NO KEY UPDATE, the lock an UPDATE itself takes, not FOR UPDATE:
+ * the latter would also stop the foreign-key checks of rows that name the appointment (a
+ * payment, a sale), and such a row's write holds the business's change clock while it checks,
+ * which this transaction waits for next: a deadlock (docs/design-record.md#d27).
  */
 const APPOINTMENT_FOR_UPDATE = defineStatement<[businessId: string, id: string], AppointmentEntity>({
   name: 'appointment_for_update',
@@ -127,7 +130,7 @@ const APPOINTMENT_FOR_UPDATE = defineStatement<[businessId: string, id: string],
        code, cancellation_reason AS "cancellationReason", cancelled_at AS "cancelledAt", created_at AS "createdAt",
        updated_at AS "updatedAt", metadata
   FROM appointments WHERE business_id = $1 AND id = $2
-   FOR UPDATE`,
+   FOR NO KEY UPDATE`,
 });
 
 // updated_at is the change clock's stamp (docs/design-record.md#d27), set by the table's trigger.
