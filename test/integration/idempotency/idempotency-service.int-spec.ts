@@ -4,6 +4,7 @@ import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { IdempotencyService } from '#core/idempotency/idempotency.service.js';
 import { StatementFailedError } from '#database/statement-failed-error.js';
+import { DomainError } from '#core/errors/domain-error.js';
 import { startTestContext, type TestContext } from '../../utils/test-context.js';
 import { createTenant } from '../../utils/tenant-factory.js';
 
@@ -84,5 +85,81 @@ describe('IdempotencyService', () => {
     expect(third).toEqual({ response: refusal, replayed: true });
     const stored = await context.sql.query('SELECT 1 FROM idempotency_records WHERE idempotency_key = $1', [request.idempotencyKey]);
     expect(stored).toHaveLength(1);
+  });
+});
+
+/** A write that waits until released, and says when it has started. */
+function heldWrite(answer: { status: number; contentType: string; body: string }) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let began!: () => void;
+  const started = new Promise<void>((resolve) => (began = resolve));
+  const write = async () => {
+    began();
+    await gate;
+    return { response: answer, keepWrites: true };
+  };
+  return { write, started, release };
+}
+
+describe('IdempotencyService.executeOutsideTransaction (docs/design-record.md#d24)', () => {
+  const count = async (table: 'idempotency_claims' | 'idempotency_records', key: string) =>
+    Number((await context.sql.query<{ n: string }[]>(`SELECT count(*) AS n FROM ${table} WHERE idempotency_key = $1`, [key]))[0].n);
+  const answer = (body: string) => ({ status: 201, contentType: 'application/json', body });
+
+  it('replays the answer another stored under the key while its claim had lapsed, and leaves no claim', async () => {
+    const service = context.app.get(IdempotencyService);
+    const request = { apiKeyId, idempotencyKey: randomUUID(), fingerprint: 'POST /y abc' };
+    const first = heldWrite(answer('{"run":1}'));
+    const running = service.executeOutsideTransaction(request, first.write);
+    await first.started;
+    // The first write outlives its claim: the same request takes the key again and stores its answer.
+    await context.sql.query("UPDATE idempotency_claims SET expires_at = now() - interval '1 second' WHERE idempotency_key = $1", [
+      request.idempotencyKey,
+    ]);
+    const second = await service.executeOutsideTransaction(request, () =>
+      Promise.resolve({ response: answer('{"run":2}'), keepWrites: true }),
+    );
+    expect(second).toEqual({ response: answer('{"run":2}'), replayed: false });
+
+    first.release();
+    expect(await running).toEqual({ response: answer('{"run":2}'), replayed: true });
+    expect(await count('idempotency_records', request.idempotencyKey)).toBe(1);
+    expect(await count('idempotency_claims', request.idempotencyKey)).toBe(0);
+  });
+
+  it('refuses the key when another request stored its answer under it meanwhile, and leaves no claim', async () => {
+    const service = context.app.get(IdempotencyService);
+    const request = { apiKeyId, idempotencyKey: randomUUID(), fingerprint: 'POST /y def' };
+    const first = heldWrite(answer('{"run":1}'));
+    const running = service.executeOutsideTransaction(request, first.write);
+    await first.started;
+    const other = { ...request, fingerprint: 'POST /z def' };
+    await service.execute(other, () => Promise.resolve({ response: answer('{"other":true}'), keepWrites: true }));
+
+    first.release();
+    const refused = await running.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await count('idempotency_records', request.idempotencyKey)).toBe(1);
+    expect(await count('idempotency_claims', request.idempotencyKey)).toBe(0);
+  });
+
+  it('gives the key back when the write throws, so that the same request runs again, and stores a refusal with no claim left', async () => {
+    const service = context.app.get(IdempotencyService);
+    const request = { apiKeyId, idempotencyKey: randomUUID(), fingerprint: 'POST /y ghi' };
+    await expect(service.executeOutsideTransaction(request, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await count('idempotency_claims', request.idempotencyKey)).toBe(0);
+    expect(await count('idempotency_records', request.idempotencyKey)).toBe(0);
+
+    const refusal = { status: 404, contentType: 'application/problem+json', body: '{"code":"NOT_FOUND"}' };
+    const refused = await service.executeOutsideTransaction(request, () => Promise.resolve({ response: refusal, keepWrites: false }));
+    expect(refused).toEqual({ response: refusal, replayed: false });
+    expect(await count('idempotency_claims', request.idempotencyKey)).toBe(0);
+    const replay = await service.executeOutsideTransaction(request, () => Promise.reject(new Error('must replay, not run')));
+    expect(replay).toEqual({ response: refusal, replayed: true });
   });
 });

@@ -82,23 +82,30 @@ export class IdempotencyService {
    * check; docs/design-record.md#d24): no transaction, and so no pooled connection, is held while
    * it runs. A short transaction replays a stored answer or claims the key; the write runs on its
    * own (its statements commit as they go); a second short transaction stores its answer and
-   * gives the claim back. A duplicate that comes while the claim is live is told the first is in
-   * progress. What this gives up against execute: a process that stops between the write and its
-   * record leaves a write without a record, and the same request after the claim lapses runs again.
+   * deletes the claim in one commit. A duplicate that comes while the claim is live is told the
+   * first is in progress. Both short transactions hold the key's lock, as every transaction that
+   * stores a record under the key does (execute too): so the record read before the claim is
+   * still the truth when the claim commits, and a duplicate sees either the claim or the answer,
+   * never neither. No outcome leaves the claim behind: a write that throws, or an answer that
+   * cannot be stored, gives it back. What this gives up against execute: a process that stops
+   * between the write and its record leaves a write without a record, and the same request after
+   * the claim lapses runs again.
    */
   async executeOutsideTransaction(
     request: IdempotentRequest,
     write: () => Promise<IdempotentOutcome>,
   ): Promise<{ response: StoredResponse; replayed: boolean }> {
     const { apiKeyId, idempotencyKey, fingerprint } = request;
-    const replay = await this.database.transactional(async () => {
-      const existing = await this.openRecord(request);
-      if (existing) return existing;
-      const held = await this.records.claim(apiKeyId, idempotencyKey, fingerprint, new Date(Date.now() + IDEMPOTENCY_CLAIM_MS));
-      if (held === null) return null;
-      if (held.heldBy !== '' && held.heldBy !== fingerprint) throw keyReused();
-      throw inProgress();
-    });
+    const replay = await this.database
+      .transactional(async () => {
+        const existing = await this.openRecord(request);
+        if (existing) return existing;
+        const held = await this.records.claim(apiKeyId, idempotencyKey, fingerprint, new Date(Date.now() + IDEMPOTENCY_CLAIM_MS));
+        if (held === null) return null;
+        if (held.heldBy !== '' && held.heldBy !== fingerprint) throw keyReused();
+        throw inProgress();
+      })
+      .catch(lockWaitAsInProgress);
     if (replay) return replay;
 
     let outcome: IdempotentOutcome;
@@ -106,14 +113,30 @@ export class IdempotencyService {
       outcome = await write();
     } catch (error) {
       // Nothing to replay: the key is free for the caller to try again.
-      await this.records.releaseClaim(apiKeyId, idempotencyKey).catch(() => undefined);
+      await this.giveBack(request);
       throw error;
     }
-    await this.database.transactional(async () => {
-      await this.records.releaseClaim(apiKeyId, idempotencyKey);
-      await this.records.storeLast(recordOf(request, outcome.response, this.cipher));
-    });
-    return { response: outcome.response, replayed: false };
+    try {
+      return await this.database.transactional(async () => {
+        // A record under the key already (the claim lapsed and another took it and stored its
+        // answer; or another request used the key on a write that runs in one transaction): its
+        // answer is the key's, replayed to this caller too, and the key stays refused to a
+        // different request (openRecord). Never a second record, and so never its unique violation.
+        const stored = await this.openRecord(request);
+        await this.records.releaseClaim(apiKeyId, idempotencyKey);
+        if (stored) return stored;
+        await this.records.storeLast(recordOf(request, outcome.response, this.cipher));
+        return { response: outcome.response, replayed: false };
+      });
+    } catch (error) {
+      await this.giveBack(request);
+      return lockWaitAsInProgress(error);
+    }
+  }
+
+  /** Deletes a claim whose write ended without a stored answer; a claim that cannot be deleted now lapses (and is purged). */
+  private async giveBack({ apiKeyId, idempotencyKey }: IdempotentRequest): Promise<void> {
+    await this.records.releaseClaim(apiKeyId, idempotencyKey).catch(() => undefined);
   }
 
   /**
@@ -170,6 +193,11 @@ function keyReused(): DomainError {
     'IDEMPOTENCY_KEY_REUSED',
     'This Idempotency-Key was already used with a different request; use a new key for each action.',
   );
+}
+
+/** The key's lock still held by another after the bounded wait: told as in progress, as execute tells it. */
+function lockWaitAsInProgress(error: unknown): never {
+  throw sqlStateOf(error) === LOCK_NOT_AVAILABLE ? inProgress() : error;
 }
 
 function inProgress(): DomainError {
