@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { PaymentsService } from '#core/payments/payments.service.js';
 import type { Scope } from '#core/scopes/scope.js';
+import { SchedulingClient } from '#sdk/index.js';
 import { ALL_WEEK } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
 import { CompiledApi, contractCheckedFetch } from '../utils/compiled-api.js';
@@ -98,34 +99,23 @@ class Keys {
   }
 }
 
-/** The documented loop (docs/partners.md): updatedSince = the largest updatedAt seen, then nextCursor to the end. */
+/**
+ * The documented loop (docs/partners.md), as the SDK's sync() runs it: updatedSince = the largest
+ * updatedAt seen, then nextCursor to the end. Through the skewed instance (a reader's own clock
+ * plays no part), one SDK client per key in turn.
+ */
 class Reader {
   readonly seen: Record<ListName, Map<string, Synced>> = { appointments: new Map(), clients: new Map(), payments: new Map() };
-  private readonly since: Record<ListName, string> = {
-    appointments: '2000-01-01T00:00:00.000Z',
-    clients: '2000-01-01T00:00:00.000Z',
-    payments: '2000-01-01T00:00:00.000Z',
-  };
+  private readonly since: Record<ListName, string | null> = { appointments: null, clients: null, payments: null };
+  private turn = 0;
 
-  constructor(
-    private readonly api: Instance,
-    private readonly keys: Keys,
-  ) {}
+  constructor(private readonly sdks: SchedulingClient[]) {}
 
   async walk(list: ListName): Promise<void> {
-    let cursor: string | null = null;
-    let largest = this.since[list];
-    do {
-      const query = `updatedSince=${encodeURIComponent(this.since[list])}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await this.api.call('GET', `/${list}?${query}`, this.keys.next());
-      expect(res.status).toBe(200);
-      for (const item of res.body.data as Synced[]) {
-        this.seen[list].set(item.id, item);
-        if (item.updatedAt > largest) largest = item.updatedAt;
-      }
-      cursor = res.body.nextCursor as string | null;
-    } while (cursor !== null);
-    this.since[list] = largest;
+    const sdk = this.sdks[this.turn++ % this.sdks.length];
+    const onChange = (record: Synced) => void this.seen[list].set(record.id, record);
+    const { since } = await sdk[list].sync({ since: this.since[list], onChange });
+    this.since[list] = since;
   }
 
   async walkAll(): Promise<void> {
@@ -269,7 +259,13 @@ describe('incremental sync under concurrent writers (docs/design-record.md#d27)'
       await payments.record({ businessSlug: salon.slug, appointmentId, amountCents: 2500, method: 'CARD' });
     };
 
-    const reader = new Reader(localApi, keys);
+    const checkedFetch = contractCheckedFetch(violations);
+    const reader = new Reader(
+      Array.from(
+        { length: KEYS },
+        (_, i) => new SchedulingClient({ baseUrl: skewed.origin, apiKey: salon.keys[`k${i}`].key, fetch: checkedFetch }),
+      ),
+    );
 
     // 1. Writers on both instances, the reader walking meanwhile.
     const ops = [bookFormA, bookFormB, createClient, changeMetadata, reschedule, bookFormA, cancel, bookFormB];

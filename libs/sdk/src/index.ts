@@ -11,6 +11,7 @@ export type {
   ListPage,
   ClientContact,
 } from './scheduling-client.js';
+export type { SyncOptions, SyncResult } from './sync.js';
 export { SchedulingApiError, isSchedulingApiError, isProblemCode } from './errors.js';
 export type { ProblemCode, ProblemFieldError } from './errors.js';
 export { verifyNotice, NoticeVerificationError } from './notices.js';

@@ -6,6 +6,7 @@ import { walkPages, type ListPage } from './pages.js';
 import { retryingFetch } from './retrying-fetch.js';
 import { DEFAULT_RETRY_POLICY, type AttemptOutcome, type RetryPolicy } from './retry-policy.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
+import { syncChanges, type SyncOptions, type SyncResult } from './sync.js';
 
 export type Schemas = components['schemas'];
 /** The query of an operation, as the contract declares it. */
@@ -136,6 +137,12 @@ export class SchedulingClient {
     list: (query: WalkQuery<'listAppointments'>, options: CallOptions = {}) =>
       walkPages((cursor) => this.appointments.listPage({ ...query, cursor }, options)),
     /** One page of GET /appointments. */
+    /**
+     * The incremental sync (docs/partners.md, "Incremental sync"): every appointment changed since the last
+     * sync's `since` to onChange, in order of update; answers the `since` to keep for the next one.
+     */
+    sync: (options: SyncOptions<Schemas['Appointment']>): Promise<SyncResult> =>
+      syncChanges((query, signal) => this.appointments.listPage(query, { signal }), options),
     listPage: (query: QueryOf<'listAppointments'>, options: CallOptions = {}): Promise<Schemas['AppointmentList']> =>
       this.run(this.http.GET('/appointments', { params: { query }, signal: options.signal })),
     get: (id: string, options: CallOptions = {}): Promise<Schemas['Appointment']> =>
@@ -178,6 +185,12 @@ export class SchedulingClient {
     /** Every client in update order (all pages); with `phone` or `email`, the client that has it (D21). */
     list: (query: WalkQuery<'listClients'> = {}, options: CallOptions = {}) =>
       walkPages((cursor) => this.clients.listPage({ ...query, cursor }, options)),
+    /**
+     * The incremental sync (docs/partners.md, "Incremental sync"): every client changed since the last
+     * sync's `since` to onChange, in order of update; answers the `since` to keep for the next one.
+     */
+    sync: (options: SyncOptions<Schemas['Client']>): Promise<SyncResult> =>
+      syncChanges((query, signal) => this.clients.listPage(query, { signal }), options),
     listPage: (query: QueryOf<'listClients'> = {}, options: CallOptions = {}): Promise<Schemas['ClientList']> =>
       this.run(this.http.GET('/clients', { params: { query }, signal: options.signal })),
     /**
@@ -220,6 +233,12 @@ export class SchedulingClient {
   readonly payments = {
     list: (query: WalkQuery<'listPayments'> = {}, options: CallOptions = {}) =>
       walkPages((cursor) => this.payments.listPage({ ...query, cursor }, options)),
+    /**
+     * The incremental sync (docs/partners.md, "Incremental sync"): every payment changed since the last
+     * sync's `since` to onChange, in order of update; answers the `since` to keep for the next one.
+     */
+    sync: (options: SyncOptions<Schemas['Payment']>): Promise<SyncResult> =>
+      syncChanges((query, signal) => this.payments.listPage(query, { signal }), options),
     listPage: (query: QueryOf<'listPayments'> = {}, options: CallOptions = {}): Promise<Schemas['PaymentList']> =>
       this.run(this.http.GET('/payments', { params: { query }, signal: options.signal })),
     get: (id: string, options: CallOptions = {}): Promise<Schemas['Payment']> =>
@@ -229,6 +248,12 @@ export class SchedulingClient {
   readonly sales = {
     list: (query: WalkQuery<'listSales'> = {}, options: CallOptions = {}) =>
       walkPages((cursor) => this.sales.listPage({ ...query, cursor }, options)),
+    /**
+     * The incremental sync (docs/partners.md, "Incremental sync"): every sale changed since the last
+     * sync's `since` to onChange, in order of update; answers the `since` to keep for the next one.
+     */
+    sync: (options: SyncOptions<Schemas['Sale']>): Promise<SyncResult> =>
+      syncChanges((query, signal) => this.sales.listPage(query, { signal }), options),
     listPage: (query: QueryOf<'listSales'> = {}, options: CallOptions = {}): Promise<Schemas['SaleList']> =>
       this.run(this.http.GET('/sales', { params: { query }, signal: options.signal })),
     get: (id: string, options: CallOptions = {}): Promise<Schemas['Sale']> =>
