@@ -9,9 +9,9 @@ interface Row {
 /** A list of pages keyed by cursor, recording each query it was asked. */
 function pages(byCursor: Record<string, ListPage<Row>>) {
   const asked: { updatedSince: string; cursor?: string; limit: number }[] = [];
-  const fetchPage = async (query: { updatedSince: string; cursor?: string; limit: number }) => {
+  const fetchPage = (query: { updatedSince: string; cursor?: string; limit: number }) => {
     asked.push(query);
-    return byCursor[query.cursor ?? 'first'];
+    return Promise.resolve(byCursor[query.cursor ?? 'first']);
   };
   return { asked, fetchPage };
 }
