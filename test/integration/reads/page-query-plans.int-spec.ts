@@ -261,8 +261,9 @@ describe('the lists in update order: a page deep in 100,000 rows', () => {
   });
 
   it('GET /clients?phone= and ?email= probe the unique indexes of D7, one row at most, from any cursor (D21)', async () => {
-    // Give every client of the big list a phone and an e-mail (mixed case), as real lists have.
-    await db.query(
+    // Give every client of the big list a phone and an e-mail (mixed case), as real lists have,
+    // keeping their instants (docs/design-record.md#d27): the list keeps its spread of updates.
+    await db.queryWithGivenStamps(
       `UPDATE clients c SET phone = '+35191' || lpad(numbered.n::text, 7, '0'), email = 'Client' || numbered.n || '@Example.com'
          FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM clients WHERE business_id = $1) AS numbered
         WHERE c.id = numbered.id`,

@@ -27,9 +27,12 @@ export class ChangeClocks1795770000000 implements MigrationInterface {
   CONSTRAINT "business_change_clocks_pkey" PRIMARY KEY ("business_id"),
   CONSTRAINT "business_change_clocks_business_fkey" FOREIGN KEY ("business_id") REFERENCES "businesses"("id") ON DELETE CASCADE
 )`);
-    // Seeded past every stamp the API's clocks wrote, so that no new stamp is older than an old one.
+    // Seeded past every stamp the API's clocks wrote (they may run ahead of the database's by
+    // seconds), so that no new stamp is older than one a partner has seen; an instant more than an
+    // hour ahead is not a clock's but a fixture's (given instants, such as demo data in 2030) and
+    // would push every stamp into its future.
     await queryRunner.query(`INSERT INTO business_change_clocks (business_id, stamped_at)
-SELECT b.id, greatest(max(t.updated_at), clock_timestamp())
+SELECT b.id, greatest(clock_timestamp(), max(t.updated_at) FILTER (WHERE t.updated_at <= clock_timestamp() + interval '1 hour'))
   FROM businesses b
   LEFT JOIN (${SYNCED_TABLES.map((table) => `SELECT business_id, updated_at FROM ${table}`).join(' UNION ALL ')}) t ON t.business_id = b.id
  GROUP BY b.id`);
@@ -51,13 +54,15 @@ END
 $$`);
     await queryRunner.query(`CREATE FUNCTION stamp_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  stamp timestamptz := business_change_stamp(NEW.business_id);
 BEGIN
   IF current_setting('app.given_stamps', true) = 'on' THEN
     RETURN NEW;
   END IF;
-  NEW.updated_at := business_change_stamp(NEW.business_id);
+  NEW.updated_at := stamp;
   IF TG_OP = 'INSERT' THEN
-    NEW.created_at := NEW.updated_at;
+    NEW.created_at := stamp;
   END IF;
   RETURN NEW;
 END
