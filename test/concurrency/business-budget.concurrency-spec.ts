@@ -122,6 +122,8 @@ describe('a business at its full legal rate beside another', () => {
         20_000,
         "the hostile's requests holding connections inside PostgreSQL and more of them waiting",
       );
+      // The metrics say as much: only the hostile's requests hold connections now.
+      expect((await api.metrics()).text).toMatch(new RegExp(`^database_pool_share_held ${SHARE}$`, 'm'));
 
       // While it lasts: the victim's reads and writes, live and test, twice the pool's worth,
       // while its neighbour's holding is sampled from the outside and inside.
