@@ -64,6 +64,15 @@ const PINGS_PER_BUSINESS = 2;
 const DELIVERIES_PER_BUSINESS = 8;
 /** Seconds of hostile activity before the first round beside it: the tarpit fills, the flood passes the limit. */
 const RAMP_SECONDS = 5;
+/**
+ * The "full legal rate" arm (docs/design-record.md#pool-share-per-business): the most keys a business
+ * may have in each mode, live and test (D28), each sending its own limit of 120 requests a minute.
+ */
+const FULL_RATE_KEYS_PER_MODE = 10;
+const FULL_RATE_PER_KEY_PER_MINUTE = 120;
+const FULL_RATE = (2 * FULL_RATE_KEYS_PER_MODE * FULL_RATE_PER_KEY_PER_MINUTE) / 60;
+/** The full-rate hostile's lists: its largest pages, the reads that cost the database most per request. */
+const FULL_RATE_PATHS = ['/v1/api/appointments?limit=100', '/v1/api/clients?limit=100'];
 
 interface VictimSample {
   reads: number;
@@ -90,6 +99,8 @@ interface Hostile {
   sandboxEndpointIds: string[];
   liveKeys: string[];
   testKeys: string[];
+  /** Keys of the full-rate arm, used by nothing else (their minute's budget is whole): live ones, then test ones. */
+  fullRateKeys: string[];
 }
 
 /**
@@ -97,7 +108,10 @@ interface Hostile {
  * latency and its notices' commit-to-receipt latency, alone and then beside a hostile business
  * that keeps 10 test pings asking for a receiver that never answers, has 32 endpoints (16 live,
  * 16 in its sandbox) at that receiver with notices committed for them all along, and floods
- * failed authentications from the victim's own address.
+ * failed authentications from the victim's own address. Then the "full legal rate" arm
+ * (docs/design-record.md#pool-share-per-business): as many rounds beside the hostile business
+ * sending nothing but its largest lists at its full legal rate, 10 live and 10 test keys at 120 a
+ * minute each, against the same rounds alone.
  */
 export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioReport> {
   const victim = bench.catalogue.businesses[VICTIM_INDEX];
@@ -115,7 +129,7 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
     worker = await bench.startWorker(WORKER_SETTINGS);
     // Every key has authenticated before, as a partner's keys in use have: over the failed-authentication
     // limit, keys not known to be valid are refused without a lookup (docs/design-record.md#d24).
-    await authenticateOnce(api, [...victimKeys, ...hostile.liveKeys, ...hostile.testKeys]);
+    await authenticateOnce(api, [...victimKeys, ...hostile.liveKeys, ...hostile.testKeys, ...hostile.fullRateKeys]);
     const victimLoad = new VictimLoad(api, worker, pool, receiver, victim, victimKeys, noticeMaker(bench, [victim]));
     try {
       // Warm-up, not measured.
@@ -141,6 +155,21 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
         await tarpit.close();
       }
       const hostileResult = await noise.finished();
+
+      // The full legal rate arm: the hostile's noise above has ended, and its tarpit is closed.
+      const fullRate = FullRateLoad.start(api, hostile.fullRateKeys);
+      await new Promise((done) => setTimeout(done, RAMP_SECONDS * 1000));
+      const besideFullRate: VictimSample[] = [];
+      try {
+        for (let round = 1; round <= bench.options.rounds; round++) {
+          besideFullRate.push(await victimLoad.round(bench.options.armSeconds));
+          bench.log(`  S9 round ${round} beside the full legal rate: ${describe(besideFullRate.at(-1)!)}`);
+        }
+      } finally {
+        fullRate.stopAsking();
+      }
+      const fullRateResult = await fullRate.finished();
+      bench.log(`  S9 full-rate hostile: ${JSON.stringify(fullRateResult.statuses)} (${Math.round(fullRateResult.perMinute)}/min)`);
       const held = heldCounts(tarpit);
       const deliveries = await hostileDeliveries(pool, hostileBusiness.id, hostile.sandboxId);
       bench.log(
@@ -152,12 +181,18 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
       const besideReadP99 = median(beside.map((s) => s.readP99Ms));
       const aloneNoticeP99 = median(alone.map((s) => s.noticeP99Ms));
       const besideNoticeP99 = median(beside.map((s) => s.noticeP99Ms));
+      const fullRateReadP99 = median(besideFullRate.map((s) => s.readP99Ms));
+      const fullRateNoticeP99 = median(besideFullRate.map((s) => s.noticeP99Ms));
       const sum = (samples: VictimSample[], of: (s: VictimSample) => number) => samples.reduce((total, s) => total + of(s), 0);
       const victimErrors = {
         readFailuresAlone: sum(alone, (s) => s.readFailures),
         readFailuresBeside: sum(beside, (s) => s.readFailures),
         noticesMissingAlone: sum(alone, (s) => s.noticesMissing),
         noticesMissingBeside: sum(beside, (s) => s.noticesMissing),
+      };
+      const victimErrorsBesideFullRate = {
+        readFailures: sum(besideFullRate, (s) => s.readFailures),
+        noticesMissing: sum(besideFullRate, (s) => s.noticesMissing),
       };
       const apiSettings = Object.entries(API_SETTINGS)
         .map(([name, value]) => `${name}=${value}`)
@@ -175,6 +210,8 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
           `${HOSTILE_PINGS} test pings kept asking (half through its sandbox's test keys; asked again at once after an answer, ${PING_RETRY_PAUSE_MS} ms after a 429) for a tarpit that never answers; ` +
           `${ENDPOINTS_PER_MODE} live and ${ENDPOINTS_PER_MODE} sandbox endpoints at the tarpit, ${HOSTILE_NOTICE_RATE} notice/s committed for them (live and sandbox in turn); ` +
           `${FLOOD_RATE}/s requests with well-formed unknown keys from 127.0.0.1, the victim's own address. Every key of both businesses authenticated once before. ` +
+          `Then, that hostile's noise ended, the "full legal rate" arm: ${bench.options.rounds} more rounds beside the hostile sending ${FULL_RATE_PATHS.join(' and ')} in turn ` +
+          `through ${FULL_RATE_KEYS_PER_MODE} live and ${FULL_RATE_KEYS_PER_MODE} test keys, each at ${FULL_RATE_PER_KEY_PER_MINUTE} a minute (${FULL_RATE}/s in all, open loop, keys in turn, started ${RAMP_SECONDS} s before), against the same rounds alone. ` +
           `The API (${apiSettings}) and the worker share one core. p99s are the median of the rounds' p99s; the phases are not interleaved, so a drift of the busy machine between them weighs on the ratios.`,
         figures: [
           figure(
@@ -222,8 +259,38 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
           }),
           figure('S9', 'failed-auth flood answered 401', 'count', [hostileResult.flood.statusCounts['401'] ?? 0]),
           figure('S9', 'failed-auth flood answered 429', 'count', [hostileResult.flood.statusCounts['429'] ?? 0]),
+          figure(
+            'S9',
+            'victim read p99, beside the full legal rate',
+            'ms',
+            besideFullRate.map((s) => s.readP99Ms),
+          ),
+          figure('S9', 'victim read p99, beside the full legal rate / alone', 'ratio', [fullRateReadP99 / aloneReadP99], {
+            op: '<=',
+            value: 2,
+          }),
+          figure(
+            'S9',
+            'victim notice commit-to-receipt p99, beside the full legal rate',
+            'ms',
+            besideFullRate.map((s) => s.noticeP99Ms),
+          ),
+          figure('S9', 'victim notice p99, beside the full legal rate / alone', 'ratio', [fullRateNoticeP99 / aloneNoticeP99], {
+            op: '<=',
+            value: 2,
+          }),
+          figure(
+            'S9',
+            'victim errors beside the full legal rate (reads not 2xx, notices not received)',
+            'count',
+            [victimErrorsBesideFullRate.readFailures + victimErrorsBesideFullRate.noticesMissing],
+            { op: '<=', value: 0 },
+          ),
+          figure('S9', 'full-rate hostile requests a minute', 'requests', [Math.round(fullRateResult.perMinute)]),
+          figure('S9', 'full-rate hostile requests answered 2xx', 'count', [fullRateResult.answered2xx]),
+          figure('S9', 'full-rate hostile requests answered 503 (waited past its share)', 'count', [fullRateResult.statuses['503'] ?? 0]),
         ],
-        rounds: { alone, beside },
+        rounds: { alone, beside, besideFullRate },
         settings: {
           api: bench.publicSettings(API_SETTINGS),
           worker: bench.publicSettings(WORKER_SETTINGS),
@@ -236,6 +303,7 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
           hostileEndpoints: { live: hostile.liveEndpointIds.length, sandbox: hostile.sandboxEndpointIds.length },
           hostileNoticeRate: HOSTILE_NOTICE_RATE,
           floodRate: FLOOD_RATE,
+          fullRate: { keysPerMode: FULL_RATE_KEYS_PER_MODE, perKeyPerMinute: FULL_RATE_PER_KEY_PER_MINUTE, paths: FULL_RATE_PATHS },
         },
         checks: {
           victimErrors,
@@ -244,6 +312,8 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
           flood: { ...hostileResult.flood },
           tarpitMostHeld: held,
           hostileDeliveriesAtEnd: deliveries,
+          victimErrorsBesideFullRate,
+          fullRate: fullRateResult,
         },
       };
     } finally {
@@ -453,6 +523,85 @@ class HostileLoad {
   }
 }
 
+interface FullRateResult {
+  /** Answers by status (`no answer` when none came). */
+  statuses: Record<string, number>;
+  answered2xx: number;
+  /** Requests sent a minute, over the time the load ran. */
+  perMinute: number;
+}
+
+/**
+ * The hostile at its full legal rate (docs/design-record.md#pool-share-per-business): its keys in
+ * turn, each at its own limit, open loop (a slow answer delays no later send), until told to stop.
+ */
+class FullRateLoad {
+  private asking = true;
+  private readonly statuses: Record<string, number> = {};
+  private readonly agent = new Agent({ connections: 64, pipelining: 1 });
+  private loop: Promise<void> = Promise.resolve();
+  private sent = 0;
+  private readonly startedAt = performance.now();
+  private stoppedAt = 0;
+
+  private constructor(
+    private readonly api: Service,
+    private readonly keys: string[],
+  ) {}
+
+  static start(api: Service, keys: string[]): FullRateLoad {
+    const load = new FullRateLoad(api, keys);
+    load.loop = load.send();
+    return load;
+  }
+
+  stopAsking(): void {
+    this.asking = false;
+  }
+
+  async finished(): Promise<FullRateResult> {
+    await this.loop;
+    await this.agent.close();
+    const answered2xx = Object.entries(this.statuses)
+      .filter(([status]) => /^2\d\d$/.test(status))
+      .reduce((total, [, count]) => total + count, 0);
+    return { statuses: this.statuses, answered2xx, perMinute: (this.sent * 60_000) / (this.stoppedAt - this.startedAt) };
+  }
+
+  private async send(): Promise<void> {
+    const requests: Promise<void>[] = [];
+    for (let i = 0; this.asking; i++) {
+      const wait = this.startedAt + (i * 1000) / FULL_RATE - performance.now();
+      if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+      if (!this.asking) break;
+      // Key i in turn: each key's requests are FULL_RATE_PER_KEY_PER_MINUTE a minute apart on average.
+      const key = this.keys[i % this.keys.length];
+      const path = FULL_RATE_PATHS[Math.floor(i / this.keys.length) % FULL_RATE_PATHS.length];
+      requests.push(this.one(path, key));
+      this.sent += 1;
+    }
+    this.stoppedAt = performance.now();
+    await Promise.all(requests);
+  }
+
+  private async one(path: string, key: string): Promise<void> {
+    let answer: string;
+    try {
+      const response = await request(`${this.api.baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${key}` },
+        dispatcher: this.agent,
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+      });
+      await response.body.dump();
+      answer = String(response.statusCode);
+    } catch {
+      answer = 'no answer';
+    }
+    this.statuses[answer] = (this.statuses[answer] ?? 0) + 1;
+  }
+}
+
 /** Which limit refused a ping, from the problem's detail (docs/error-codes.md). */
 function refusalOf(body: string): string {
   const detail = (JSON.parse(body) as { detail?: string }).detail ?? '';
@@ -520,6 +669,10 @@ async function prepareHostile(bench: Bench, pool: pg.Pool, business: BusinessDat
     sandboxEndpointIds,
     liveKeys: await addKeys(pool, business.id, keysEach, 'live'),
     testKeys: await addKeys(pool, sandboxId, keysEach, 'test', business.id),
+    fullRateKeys: [
+      ...(await addKeys(pool, business.id, FULL_RATE_KEYS_PER_MODE, 'live')),
+      ...(await addKeys(pool, sandboxId, FULL_RATE_KEYS_PER_MODE, 'test', business.id)),
+    ],
   };
 }
 

@@ -40,6 +40,7 @@ import { MetricsServer } from './metrics/metrics-server.js';
 import { OutboxMetrics } from './metrics/outbox-metrics.js';
 import { NoticePipelineMetricsRepository } from '#core/notices/outbox/notice-pipeline-metrics.repository.js';
 import { QueueMetrics } from './metrics/queue-metrics.js';
+import { PoolShareMetrics } from './metrics/pool-share-metrics.js';
 import { AppointmentsController } from './controllers/appointments.controller.js';
 import { AppointmentWritesController } from './controllers/appointment-writes.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
@@ -130,6 +131,7 @@ export class ApiModule {
         OutboxMetrics,
         NoticePipelineMetricsRepository,
         QueueMetrics,
+        PoolShareMetrics,
         // Global guards run in the order listed: the order of checks of docs/design-record.md#d2.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: ApiVersionGuard },

@@ -9,6 +9,7 @@ import { HttpMetrics } from './metrics/http-metrics.js';
 import { RequestLogging } from './logging/request-log.middleware.js';
 import { FrameworkNarrationAtDebug } from './logging/framework-narration.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
+import { requestTenantScope } from './http/request-tenant-scope.js';
 import { securityHeadersMiddleware } from './http/security-headers.js';
 import { limitRequestTimes } from './http/server-timeouts.js';
 import { weakEtag } from './http/weak-etag.js';
@@ -36,6 +37,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   app.set('trust proxy', app.get(AppConfig).TRUSTED_PROXIES);
   limitRequestTimes(app.getHttpServer(), app.get(AppConfig));
   app.use(requestIdMiddleware);
+  app.use(requestTenantScope);
   app.use(defaultApiVersionHeader);
   app.use(app.get(RequestLogging).middleware);
   app.use(securityHeadersMiddleware);

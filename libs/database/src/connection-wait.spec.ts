@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { isConnectionWaitTimeout } from './connection-wait.js';
+import { isConnectionWaitTimeout, ShareWaitTimeoutError } from './connection-wait.js';
 
 /** A server that takes TCP connections and never answers: PostgreSQL too busy to let anyone in. */
 async function silentServer(): Promise<{ server: Server; sockets: Socket[] }> {
@@ -12,7 +12,7 @@ async function silentServer(): Promise<{ server: Server; sockets: Socket[] }> {
 }
 
 describe('isConnectionWaitTimeout', () => {
-  it("recognises both of pg's pool errors for no connection in time, and nothing else", async () => {
+  it("recognises both of pg's pool errors for no connection in time, a business's wait for its share, and nothing else", async () => {
     const { server, sockets } = await silentServer();
     const pool = new pg.Pool({
       host: '127.0.0.1',
@@ -35,6 +35,7 @@ describe('isConnectionWaitTimeout', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     }
+    expect(isConnectionWaitTimeout(new ShareWaitTimeoutError(5000))).toBe(true);
     expect(isConnectionWaitTimeout(new Error('connect ECONNREFUSED 127.0.0.1:5432'))).toBe(false);
     expect(isConnectionWaitTimeout(new Error('terminating connection due to administrator command'))).toBe(false);
     expect(isConnectionWaitTimeout('timeout exceeded when trying to connect')).toBe(false);

@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { PoolShare } from './pool-share.js';
+import { requestTenant } from './request-tenant.js';
 import { StatementFailedError } from './statement-failed-error.js';
 import { preparedNameOn } from './statement-names.js';
 import type { BoundStatement, Statement, StatementParams } from './statement.js';
@@ -88,8 +90,15 @@ export type RowsOfEach<B extends readonly BoundStatement<StatementParams, unknow
 @Injectable()
 export class Database {
   private readonly ambient = new AsyncLocalStorage<Transaction>();
+  /** Each business's share of the pool, for the requests of a tenant (docs/design-record.md#pool-share-per-business). */
+  readonly poolShare: PoolShare;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    this.poolShare = new PoolShare(() => {
+      const { max, connectionTimeoutMillis } = this.pool().options;
+      return { max: max ?? 10, connectionTimeoutMillis: connectionTimeoutMillis ?? 0 };
+    });
+  }
 
   /** Every row the statement returns. */
   async rows<P extends StatementParams, R>(statement: Statement<P, R>, params: P): Promise<R[]> {
@@ -286,9 +295,23 @@ export class Database {
     });
   }
 
-  /** A connection of the pool for the duration of `use`. */
+  /**
+   * A connection of the pool for the duration of `use`. A request of a tenant first takes one of
+   * its tenant's slots, and gives it back with the connection (docs/design-record.md#pool-share-per-business).
+   */
   private async onPooledConnection<T>(use: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
-    const connection = await this.pool().connect();
+    const tenant = requestTenant();
+    if (tenant !== undefined) {
+      const turn = this.poolShare.enter(tenant);
+      if (turn) await turn;
+    }
+    let connection: pg.PoolClient;
+    try {
+      connection = await this.pool().connect();
+    } catch (error) {
+      if (tenant !== undefined) this.poolShare.leave(tenant);
+      throw error;
+    }
     // A connection the server closed while it was out of the pool (a restart, a terminated
     // backend) reports it as an 'error' event: kept here, so that it does not crash the process,
     // and given to release, so that the pool drops the connection instead of lending it again.
@@ -302,6 +325,8 @@ export class Database {
     } finally {
       connection.removeListener('error', onLost);
       connection.release(lost);
+      // After the connection is back in the pool: the next in turn takes it from there.
+      if (tenant !== undefined) this.poolShare.leave(tenant);
     }
   }
 

@@ -4,6 +4,7 @@ import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import { FailedAuthenticationLimiter } from '#core/rate-limit/failed-authentication-limiter.js';
 import type { RateLimitDecision } from '#core/rate-limit/rate-limit.types.js';
+import { setRequestTenant } from '#database/request-tenant.js';
 import type { ApiRequest } from '#extensions-api/http/api-request.js';
 import { clientAddress } from '../http/client-address.js';
 import { headerOccurrences } from '#extensions-api/http/header-occurrences.js';
@@ -43,6 +44,9 @@ export class ApiKeyGuard implements CanActivate {
       throw new DomainError('API_KEY_INVALID', INVALID);
     }
     req.apiKey = authenticated;
+    // From here on the request's statements draw on its business's share of the pool; the lookup
+    // above was no tenant's (docs/design-record.md#pool-share-per-business).
+    setRequestTenant(authenticated.tenantId);
     return true;
   }
 
