@@ -747,7 +747,7 @@ export interface webhooks {
         put?: never;
         /**
          * A test notice
-         * @description Sent by POST /webhook-endpoints/{id}/test to that endpoint only, at once and never retried. `data.id` is the endpoint's id. Never sent otherwise, and never one of an endpoint's `events`. Since 1.3.0.
+         * @description Sent by POST /webhook-endpoints/{id}/test to that endpoint only, at once and never retried. `data.id` is the endpoint's id. Never sent otherwise, and never one of an endpoint's `events`. An endpoint pinned to 1.2.0, whose document has no such type, receives it too, in the shape of 1.3.0 (without `mode`). Since 1.3.0.
          */
         post: operations["onWebhookTest"];
         delete?: never;
