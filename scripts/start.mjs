@@ -45,6 +45,9 @@ if (embedded) env.DATABASE_URL = embedded.url;
 // A development setup, said explicitly: the service takes WEBHOOKS_ALLOW_PRIVATE only then.
 env.NODE_ENV ??= 'development';
 env.WEBHOOKS_ALLOW_PRIVATE ??= 'true';
+// Those settings (private webhook addresses, a demo key kept in a file) are for this machine only:
+// the API listens on loopback unless HOST names another address (HOST=0.0.0.0 for every interface).
+env.HOST ||= '127.0.0.1';
 // Without Redis there is no worker: the API runs the same jobs on in-memory queues itself.
 const inProcess = !env.REDIS_URL;
 if (inProcess) env.IN_PROCESS_JOBS = 'true';
@@ -138,13 +141,15 @@ if (!key) {
 testKey ??= await demoKey('--test');
 writeFileSync(DEMO, JSON.stringify({ key, testKey, database }, null, 2), { mode: 0o600 });
 const port = env.PORT ?? '3000';
+// Where the banner's examples reach the API: its own address, or loopback when it listens on every interface.
+const host = ['0.0.0.0', '::'].includes(env.HOST) ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
 // A one-time link (15 minutes) that signs the demo owner in to the console: a new one at each start.
 const { url: consoleLink } = await admin('member', 'sign-in-link', '--business', 'demo-salon', '--email', 'ana@demo-salon.example');
 // The banner is the last thing printed at start (each process says it is ready, over IPC, once its
 // own start lines are out), so the key is on screen, not scrolled away by them.
 const banner = () =>
   console.log(`
-Development mode (not for production). Demo business "demo-salon", demo key:
+Development mode (not for production), listening on ${env.HOST === '127.0.0.1' ? 'this machine only (HOST=127.0.0.1)' : `HOST=${env.HOST}`}. Demo business "demo-salon", demo key:
 
   ${key}
 
@@ -155,14 +160,14 @@ starts it afresh):
   ${testKey}
 
 Try:
-  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/me
-  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/services
-  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/staff
-  curl -H "Authorization: Bearer ${key}" "http://localhost:${port}/v1/api/availability?serviceId=<a service id>&from=<date-time>&to=<date-time>"
-  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/webhook-endpoints
-  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/v1/api/events
-  curl -H "Authorization: Bearer ${testKey}" http://localhost:${port}/v1/api/me
-  open http://localhost:${port}/docs
+  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/me
+  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/services
+  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/staff
+  curl -H "Authorization: Bearer ${key}" "http://${host}:${port}/v1/api/availability?serviceId=<a service id>&from=<date-time>&to=<date-time>"
+  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/webhook-endpoints
+  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/events
+  curl -H "Authorization: Bearer ${testKey}" http://${host}:${port}/v1/api/me
+  open http://${host}:${port}/docs
 
 The owner's console (API keys, webhooks, test mode, audit), signed in as the demo owner by this
 one-time link (15 minutes; \`npm run admin -- member sign-in-link --business demo-salon --email

@@ -9,6 +9,9 @@ import { testSql, type TestSql } from '../utils/test-context.js';
  * Contract 1.4.0 (docs/design-record.md#d23): `metadata` on appointments and clients, `PATCH
  * /appointments/{id}`, and `rescheduledToId`; and neither field for a caller of 1.3.0 (D22).
  */
+const UNSEEN_CHARACTERS =
+  'must not contain control, bidirectional or zero-width characters (U+0000–U+001F, U+007F–U+009F, U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069, U+FEFF)';
+
 let api: E2eApi;
 let db: TestSql;
 let salon: SeededBusiness & { key: string; old: string; test: string; reader: string };
@@ -128,6 +131,13 @@ describe('metadata given on creation', () => {
     });
     expect(client.status).toBe(400);
     expect(client.body.errors).toEqual([{ path: '/metadata/v', message: 'must NOT have more than 500 characters' }]);
+
+    const hidden = await write('POST', '/clients', { name: 'Bad Meta', phone: newPhone(), consent: true, metadata: { v: 'a\u202Eb' } });
+    expect(hidden.status).toBe(400);
+    expect(hidden.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: '/metadata/v', message: UNSEEN_CHARACTERS }] });
+    const formB = await book({ client: { name: 'Bad Meta', phone: newPhone(), metadata: { v: 'a\u200Bb' } }, metadata: { w: '\uFEFF' } });
+    expect(formB.status).toBe(400);
+    expect(formB.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/client/metadata/v', '/metadata/w']);
   });
 });
 
@@ -169,8 +179,29 @@ describe('PATCH /appointments/{id}', () => {
       'is not an allowed key: must be 1 to 40 characters of A-Z a-z 0-9 _ . -',
     ],
     ['a 501-character value', { v: 'x'.repeat(501) }, '/metadata/v', 'must NOT have more than 500 characters'],
-    ['a control character', { v: 'a\u0007b' }, '/metadata/v', 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)'],
-    ['a C1 control character', { v: 'a\u0085b' }, '/metadata/v', 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)'],
+    ['a control character', { v: 'a\u0007b' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['a C1 control character', { v: 'a\u0085b' }, '/metadata/v', UNSEEN_CHARACTERS],
+    // Text that shows a reader other than what is stored (docs/design-record.md#d23).
+    ['a right-to-left override', { v: 'invoice\u202Efdp.exe' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['a bidirectional isolate', { v: 'a\u2067b\u2069' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['a right-to-left mark', { v: 'a\u200Fb' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['an Arabic letter mark', { v: 'a\u061Cb' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['a zero-width space', { v: 'A-10\u200B42' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['a zero-width joiner', { v: 'a\u200Db' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['a word joiner', { v: 'a\u2060b' }, '/metadata/v', UNSEEN_CHARACTERS],
+    ['a byte order mark', { v: '\uFEFFA-1042' }, '/metadata/v', UNSEEN_CHARACTERS],
+    [
+      'a zero-width space in a key',
+      { 'crm\u200BId': 'v' },
+      '/metadata/crm\u200BId',
+      'is not an allowed key: must be 1 to 40 characters of A-Z a-z 0-9 _ . -',
+    ],
+    [
+      'an override in a key',
+      { 'crm\u202EId': 'v' },
+      '/metadata/crm\u202EId',
+      'is not an allowed key: must be 1 to 40 characters of A-Z a-z 0-9 _ . -',
+    ],
     ['a number', { v: 3 }, '/metadata/v', 'must be string'],
     ['null', null, '/metadata', 'must be object'],
   ])('answers 400 VALIDATION_FAILED for %s, naming it', async (_, metadata, path, message) => {

@@ -181,6 +181,23 @@ describe('notices shaped for their endpoint', () => {
     expect(verifyNotice(oldEndpoint.body.secret, pinged)).not.toHaveProperty('mode');
   });
 
+  it('pings an endpoint pinned to 1.2.0 with webhook.test in the shape of 1.3.0, which added it (docs/partners.md)', async () => {
+    const s = await salon();
+    const path = `/v120-${randomUUID()}`;
+    const endpoint = await write('/webhook-endpoints', s.owner, {
+      url: receiver.url(path),
+      events: ['client.created'],
+      apiVersion: '1.2.0',
+    });
+    expect(endpoint.body).toMatchObject({ apiVersion: '1.2.0' });
+    const ping = await write(`/webhook-endpoints/${endpoint.body.id}/test`, s.owner, undefined);
+    expect(ping.body).toMatchObject({ delivered: true });
+    const [pinged] = await noticesAbout(path, endpoint.body.id);
+    const body = verifyNotice(endpoint.body.secret, pinged) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'business', 'data']);
+    expect(body).toMatchObject({ type: 'webhook.test', business: s.slug, data: { id: endpoint.body.id, occurredAt: body.createdAt } });
+  });
+
   it("says mode test on a sandbox's notices, in the notice and in the event log", async () => {
     const s = await salon();
     const path = `/sandbox-${randomUUID()}`;

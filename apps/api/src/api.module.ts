@@ -1,7 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { LoggerModule } from 'nestjs-pino';
 import { AppConfig, loadConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
@@ -33,7 +32,7 @@ import { ScopeGuard } from './auth/scope.guard.js';
 import { ApiIndexController } from './docs/api-index.controller.js';
 import { DocsController } from './docs/docs.controller.js';
 import { HealthController } from './health/health.controller.js';
-import { loggerParams } from './logging/logger-params.js';
+import { JsonLogsModule } from '#core/logging/json-logs.js';
 import { RequestLogging } from './logging/request-log.middleware.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { MetricsServer } from './metrics/metrics-server.js';
@@ -77,7 +76,7 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         DiscoveryModule,
-        LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
+        JsonLogsModule,
         TerminusModule,
         DatabaseModule.forRoot('scheduling-api'),
         RedisModule,

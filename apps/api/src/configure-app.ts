@@ -1,13 +1,12 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
 import { AppConfig } from '#config/app-config.js';
 import { BullmqDriver } from '#jobs/drivers/bullmq/bullmq-driver.js';
 import { QUEUE_DASHBOARD_PATH, queueDashboard } from './admin/queue-dashboard.js';
 import { ApiModule } from './api.module.js';
 import { HttpMetrics } from './metrics/http-metrics.js';
 import { RequestLogging } from './logging/request-log.middleware.js';
-import { FrameworkNarrationAtDebug } from './logging/framework-narration.js';
+import { useJsonLogs } from '#core/logging/json-logs.js';
 import { requestIdMiddleware } from './http/request-id.middleware.js';
 import { requestTenantScope } from './http/request-tenant-scope.js';
 import { securityHeadersMiddleware } from './http/security-headers.js';
@@ -30,7 +29,7 @@ export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 
 /** Everything around the routes of an application made of ApiModule (createApiApp, or a test's module with providers replaced). */
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
-  app.useLogger(new FrameworkNarrationAtDebug(app.get(Logger)));
+  useJsonLogs(app);
   app.disable('x-powered-by');
   app.set('etag', weakEtag);
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).

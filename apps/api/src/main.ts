@@ -1,9 +1,13 @@
 import 'reflect-metadata';
+import type { AddressInfo, Server } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '#config/app-config.js';
 import { createApiApp, API_PREFIX } from './configure-app.js';
-import { logsWritten } from './logging/logs-written.js';
+import { logsWritten } from '#core/logging/logs-written.js';
 import { MetricsServer } from './metrics/metrics-server.js';
+
+/** The address a server listens on, as a URL's host. */
+const hostOf = ({ address, family }: AddressInfo): string => (family === 'IPv6' ? `[${address}]` : address);
 
 try {
   const config = loadConfig();
@@ -12,12 +16,14 @@ try {
   // taking connections and lets the requests under way finish, the database and Redis close
   // last, and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  await app.listen(config.PORT);
+  // HOST unset: every interface (docs/design-record.md#d25); `npm start` names loopback.
+  if (config.HOST === undefined) await app.listen(config.PORT);
+  else await app.listen(config.PORT, config.HOST);
+  const api = (app.getHttpServer() as Server).address() as AddressInfo;
   const metrics = await app.get(MetricsServer).listen(config.METRICS_PORT);
   const logger = new Logger('Api');
-  logger.log(`Listening on http://localhost:${config.PORT}/${API_PREFIX}`);
-  const metricsHost = metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address;
-  logger.log(`Metrics on http://${metricsHost}:${metrics.port}/metrics`);
+  logger.log(`Listening on http://${hostOf(api)}:${api.port}/${API_PREFIX}`);
+  logger.log(`Metrics on http://${hostOf(metrics)}:${metrics.port}/metrics`);
   if (config.IN_PROCESS_JOBS) {
     logger.warn(
       'IN_PROCESS_JOBS: no Redis; this process delivers notices and e-mails and limits keys on its own (for trying and developing only)',

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '#config/app-config.js';
+import { useJsonLogs } from '#core/logging/json-logs.js';
+import { logsWritten } from '#core/logging/logs-written.js';
 import { WorkerModule } from './worker.module.js';
 
 try {
@@ -11,13 +13,18 @@ try {
       'IN_PROCESS_JOBS=true: the API process delivers notices and e-mails itself; the worker needs Redis (set REDIS_URL instead)',
     );
   }
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config));
+  // The API's JSON lines (docs/running.md); what Nest says while it starts waits for that logger.
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
+  useJsonLogs(app);
   // On SIGTERM (or Ctrl-C) the relays stop, the jobs under way finish (JobQueues), then the
   // queues and the database close and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   new Logger('Worker').log('Worker started');
   // `npm start` (scripts/start.mjs) prints its banner once the worker and the API are ready.
-  process.send?.('ready');
+  if (process.send) {
+    await logsWritten(app);
+    process.send('ready');
+  }
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

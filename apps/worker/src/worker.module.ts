@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { loadConfig, type AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
+import { JsonLogsModule } from '#core/logging/json-logs.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { enableExtensions } from '#extensions/index.js';
 import { JobProcessingModule } from '#jobs/processors/job-processing.module.js';
@@ -17,6 +18,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
+        JsonLogsModule,
         DatabaseModule.forRoot('scheduling-worker'),
         JobsModule.forRoot({ driver: 'bullmq', redis: 'own-connections' }),
         JobProcessingModule,

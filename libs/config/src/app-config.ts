@@ -65,6 +65,15 @@ export class AppConfig {
   PORT = 3000;
 
   /**
+   * Address the API listens on. Unset, every interface (IPv6 and IPv4), as a production container
+   * behind its own network needs; `npm start` sets 127.0.0.1, since its development settings
+   * (private webhook addresses, a demo key in a file) are for this machine only.
+   */
+  @IsOptional()
+  @IsIP(undefined, { message: 'HOST must be an IP address, such as 127.0.0.1 or 0.0.0.0' })
+  HOST: string | undefined = undefined;
+
+  /**
    * How long a client may take to send a request's headers, and a whole request (headers and
    * body); past either the connection is closed with 408. Not how long the answer may take: a
    * request that has arrived is served however long that takes. A client that trickles its bytes

@@ -24,6 +24,15 @@ describe('the HTTP server and database pool settings (docs/design-record.md#d24,
     expect(() => loadConfig({ ...secrets, DATABASE_CONNECT_TIMEOUT_MS: 'soon' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
   });
 
+  it('leaves HOST unset by default (every interface, as a production container needs), and takes an IP address, nothing else', () => {
+    expect(loadConfig(secrets).HOST).toBeUndefined();
+    expect(loadConfig({ ...secrets, HOST: '' }).HOST).toBeUndefined();
+    expect(loadConfig({ ...secrets, HOST: '127.0.0.1' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ ...secrets, HOST: '0.0.0.0', NODE_ENV: 'production' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ...secrets, HOST: '::1' }).HOST).toBe('::1');
+    expect(() => loadConfig({ ...secrets, HOST: 'my-laptop' })).toThrow(/HOST must be an IP address/);
+  });
+
   it('takes an IP address as METRICS_HOST, nothing else', () => {
     expect(loadConfig({ ...secrets, METRICS_HOST: '0.0.0.0' }).METRICS_HOST).toBe('0.0.0.0');
     expect(loadConfig({ ...secrets, METRICS_HOST: '::1' }).METRICS_HOST).toBe('::1');

@@ -78,9 +78,29 @@ describe('RequestValidator (compiled from openapi/v1.3.0.yaml)', () => {
     expect(problems({ [`k${'x'.repeat(40)}`]: 'v' }).map((p) => p.path)).toEqual([`/metadata/k${'x'.repeat(40)}`]);
     expect(problems({ '': 'v' }).map((p) => p.path)).toEqual(['/metadata/']);
     expect(problems({ note: 'v'.repeat(501) })).toEqual([{ path: '/metadata/note', message: 'must NOT have more than 500 characters' }]);
-    expect(problems({ note: 'line\nbreak' })).toEqual([
-      { path: '/metadata/note', message: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)' },
-    ]);
+    const unseen =
+      'must not contain control, bidirectional or zero-width characters (U+0000–U+001F, U+007F–U+009F, U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069, U+FEFF)';
+    expect(problems({ note: 'line\nbreak' })).toEqual([{ path: '/metadata/note', message: unseen }]);
+    // Bidirectional controls and zero-width characters show a reader other text than is stored.
+    for (const hidden of [
+      '\u061C',
+      '\u200B',
+      '\u200C',
+      '\u200D',
+      '\u200E',
+      '\u200F',
+      '\u202A',
+      '\u202E',
+      '\u2060',
+      '\u2066',
+      '\u2069',
+      '\uFEFF',
+    ]) {
+      expect(problems({ note: `a${hidden}b` })).toEqual([{ path: '/metadata/note', message: unseen }]);
+      expect(problems({ [`k${hidden}`]: 'v' }).map((p) => p.path)).toEqual([`/metadata/k${hidden}`]);
+    }
+    // The characters beside them, and text in right-to-left scripts, are kept as given.
+    expect(problems({ a: '\u200A\u2010\u2029\u202F\u206A\uFEFE', b: 'محمد 👩 ok' })).toEqual([]);
     expect(problems({ count: 3 })).toEqual([{ path: '/metadata/count', message: 'must be string' }]);
     expect(problems(['a']).map((p) => p.path)).toEqual(['/metadata']);
     expect(validator.validateBody('updateAppointment', {}).ok).toBe(false);

@@ -12,7 +12,7 @@ import { uniqueSlug } from '../fixtures/example-fixture.js';
 /**
  * Version pinning at the admin command line (docs/design-record.md#d22, docs/operations-interface.md):
  * `key create --api-version`, `key api-version`, `webhook create --api-version`, and a fixture
- * key's `apiVersion`.
+ * key's and webhook endpoint's `apiVersion`.
  */
 let context: TestContext;
 let app: INestApplicationContext;
@@ -187,5 +187,54 @@ describe('fixtures load: a key’s apiVersion', () => {
     const keys = loaded.json.businesses.b.keys as Record<string, { key: string }>;
     expect(await lookedUp(keys.old.key)).toBe('1.2.0');
     expect(await lookedUp(keys.new.key)).toBe(CURRENT_API_VERSION);
+  });
+});
+
+describe('fixtures load: a webhook endpoint’s apiVersion', () => {
+  it('pins the endpoint to it, the current version when left out; an unknown one is refused', async () => {
+    const slug = uniqueSlug('fixture-hook-pin');
+    const fixture = (apiVersion: unknown) => ({
+      businesses: [
+        {
+          ref: 'b',
+          slug,
+          name: 'Pin',
+          timezone: 'Europe/Lisbon',
+          country: 'PT',
+          currency: 'EUR',
+          plan: 'SOLO',
+          webhooks: [
+            { ref: 'old', url: 'https://hooks.pin.example/old', events: ['appointment.created'], apiVersion },
+            { ref: 'new', url: 'https://hooks.pin.example/new', events: ['appointment.created'] },
+          ],
+        },
+      ],
+    });
+    const refused = join(folder, 'hook-refused.json');
+    await writeFile(refused, JSON.stringify(fixture('1.5.0')));
+    const bad = await admin('fixtures', 'load', refused);
+    expect(bad.code).toBe(1);
+    expect(bad.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [
+        {
+          path: '/businesses/0/webhooks/0/apiVersion',
+          message: `businesses[0].webhooks[0] (ref "old"): apiVersion must be one of ${API_VERSIONS.map((v) => `"${v}"`).join(', ')}`,
+        },
+      ],
+    });
+
+    const file = join(folder, 'hook-pinned.json');
+    await writeFile(file, JSON.stringify(fixture('1.2.0')));
+    const loaded = await admin('fixtures', 'load', file);
+    expect(loaded.code).toBe(0);
+    const hooks = loaded.json.businesses.b.webhooks as Record<string, { id: string }>;
+    expect(await stored('webhook_endpoints', hooks.old.id)).toBe('1.2.0');
+    expect(await stored('webhook_endpoints', hooks.new.id)).toBe(CURRENT_API_VERSION);
+    const listed = (await admin('webhook', 'list', '--business', slug)).json.webhooks as { id: string; apiVersion: string }[];
+    expect(Object.fromEntries(listed.map((w) => [w.id, w.apiVersion]))).toEqual({
+      [hooks.old.id]: '1.2.0',
+      [hooks.new.id]: CURRENT_API_VERSION,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import pg from 'pg';
@@ -11,7 +12,7 @@ import { TEST_DATABASE_NAME, serverUrl } from '../../utils/test-database.js';
  * and a data folder of its own: it prints the demo business's live key and a test key on its
  * sandbox (docs/design-record.md#d19), and both answer GET /me as the same business. At the
  * default log level the start ends with that banner, saying where the keys are kept, below the
- * API's own start lines and without Nest's list of mapped routes.
+ * API's own start lines and without Nest's list of mapped routes. The API listens on loopback only.
  */
 jest.setTimeout(240_000);
 
@@ -33,6 +34,18 @@ async function dropDatabase(): Promise<void> {
   } finally {
     await admin.end();
   }
+}
+
+/** Whether a TCP connection to `address:port` is accepted. */
+function connectsTo(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 beforeAll(async () => {
@@ -73,6 +86,13 @@ describe('npm start', () => {
     expect(atStart.indexOf('IN_PROCESS_JOBS: no Redis')).toBeLessThan(banner);
     expect(atStart.trimEnd()).toMatch(/Ctrl-C stops[^\n]*$/);
     expect(atStart.slice(banner)).toContain(`The keys are kept in ${join(folder, 'data', 'demo-key.json')}`);
+    // Loopback only (HOST unset): private webhook addresses and a demo key are for this machine.
+    expect(atStart).toContain(`Listening on http://127.0.0.1:${port}/v1/api`);
+    expect(atStart.slice(banner)).toContain('listening on this machine only (HOST=127.0.0.1)');
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && !address.internal && address.family === 'IPv4');
+    if (outside) await expect(connectsTo(outside.address, port)).resolves.toBe(false);
     const live = /demo key:\s+(rk_live_\S+)/.exec(start.output)?.[1];
     const test = /test key[^\n]*\n(?:[^\n]*\n)*?\s+(rk_test_\S+)/.exec(start.output)?.[1];
     expect(live).toMatch(/^rk_live_[0-9A-Za-z]{38}$/);

@@ -18,7 +18,7 @@ const unlogged = (url: string): boolean => url.startsWith('/health') || url === 
  */
 @Injectable()
 export class RequestLogging {
-  /** The application's root logger, with pino-http's serializers (logger-params.ts): read outside any request. */
+  /** The application's root logger, with pino-http's serializers (#core/logging/logger-params.ts): read outside any request. */
   private readonly root: Logger;
 
   constructor(pino: PinoLogger) {

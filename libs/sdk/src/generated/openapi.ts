@@ -747,7 +747,7 @@ export interface webhooks {
         put?: never;
         /**
          * A test notice
-         * @description Sent by POST /webhook-endpoints/{id}/test to that endpoint only, at once and never retried. `data.id` is the endpoint's id. Never sent otherwise, and never one of an endpoint's `events`. Since 1.3.0.
+         * @description Sent by POST /webhook-endpoints/{id}/test to that endpoint only, at once and never retried. `data.id` is the endpoint's id. Never sent otherwise, and never one of an endpoint's `events`. An endpoint pinned to 1.2.0, whose document has no such type, receives it too, in the shape of 1.3.0 (without `mode`). Since 1.3.0.
          */
         post: operations["onWebhookTest"];
         delete?: never;
@@ -1075,7 +1075,7 @@ export interface components {
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Key-value data of the partner's own (an id in its CRM, a campaign), stored as given and returned as stored; the service never reads it. At most 20 keys; a key is 1 to 40 characters of `A-Z a-z 0-9 _ . -`; a value is a string of at most 500 characters without control characters (U+0000–U+001F, U+007F–U+009F). `{}` when none. Any other input answers 400 VALIDATION_FAILED naming the offending key. Since 1.4.0.
+         * @description Key-value data of the partner's own (an id in its CRM, a campaign), stored as given and returned as stored; the service never reads it. At most 20 keys; a key is 1 to 40 characters of `A-Z a-z 0-9 _ . -`; a value is a string of at most 500 characters without control characters (U+0000–U+001F, U+007F–U+009F), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) or zero-width characters (U+200B–U+200D, U+2060, U+FEFF), which would show a reader other text than is stored. `{}` when none. Any other input answers 400 VALIDATION_FAILED naming the offending key. Since 1.4.0.
          * @example {
          *       "crmId": "A-1042",
          *       "campaign": "spring-2030"

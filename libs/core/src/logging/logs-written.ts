@@ -1,5 +1,5 @@
 import { once, type EventEmitter } from 'node:events';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { symbols } from 'pino';
 
@@ -15,7 +15,7 @@ interface AsyncDestination extends EventEmitter {
  * is under way; an empty write, queued behind the others, drains only after them. A destination
  * that writes synchronously (process.stdout) has nothing pending.
  */
-export async function logsWritten(app: INestApplication): Promise<void> {
+export async function logsWritten(app: INestApplicationContext): Promise<void> {
   const { logger } = await app.resolve(PinoLogger);
   const destination = (logger as unknown as Record<symbol, Partial<AsyncDestination>>)[symbols.streamSym];
   if (typeof destination.flushSync !== 'function' || typeof destination.on !== 'function') return;
