@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
 import type { ApiKeyOrigin } from '#database/entities/api-key.entity.js';
-import type { BusinessEntity } from '#database/entities/business.entity.js';
+import type { BusinessEntity, Plan } from '#database/entities/business.entity.js';
 import { defineStatement } from '#database/statement.js';
 
 /** The sandbox row's own slug: the live slug and a character no live slug has, so it can never take one. */
@@ -17,9 +17,9 @@ const SANDBOX_OF = defineStatement<[liveBusinessId: string], BusinessEntity>({
 });
 
 // Create and reset of one business's sandbox wait for each other on the live row.
-const LOCK_LIVE = defineStatement<[liveBusinessId: string], { id: string }>({
+const LOCK_LIVE = defineStatement<[liveBusinessId: string], { plan: Plan }>({
   name: 'lock_live_business',
-  text: 'SELECT id FROM businesses WHERE id = $1 AND live_business_id IS NULL FOR UPDATE',
+  text: 'SELECT plan FROM businesses WHERE id = $1 AND live_business_id IS NULL FOR UPDATE',
 });
 
 // The sandbox takes the live business's settings as they are now (docs/design-record.md#d19).
@@ -121,8 +121,9 @@ export class SandboxRepository {
     return this.database.maybeOne(SANDBOX_OF, [liveBusinessId]);
   }
 
-  async lockLive(liveBusinessId: string): Promise<void> {
-    await this.database.one(LOCK_LIVE, [liveBusinessId]);
+  /** Locks the live business's row until the transaction ends; its plan as it is under the lock. */
+  async lockLive(liveBusinessId: string): Promise<Plan> {
+    return (await this.database.one(LOCK_LIVE, [liveBusinessId])).plan;
   }
 
   async insertSandbox(liveBusinessId: string, sandboxId: string, at: Date): Promise<void> {

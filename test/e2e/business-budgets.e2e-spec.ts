@@ -7,8 +7,9 @@ import { testConfig } from '../utils/test-config.js';
 import { testSql } from '../utils/test-context.js';
 
 /**
- * The keys a business holds and makes (docs/design-record.md#d28): at most 10 active per mode, in
- * `admin key create` and in the console alike, and at most 20 made by the console an hour.
+ * Budgets per business (docs/design-record.md#d28): at most 10 active keys per mode, in `admin key
+ * create` and in the console alike; at most 20 keys made by the console an hour; no sandbox made
+ * or reset for a FREE business.
  */
 let api: E2eApi;
 const config = testConfig();
@@ -145,5 +146,73 @@ describe('the console makes at most 20 keys per business an hour', () => {
     await keys().revoke(s.slug, { id: another.id });
     const later = await console.post(page, page, { name: 'Later', scopes: 'services.read', mode: 'live', apiVersion: '1.4.0' });
     expect(later.status).toBe(201);
+  });
+});
+
+describe('a FREE business has no sandbox', () => {
+  const sandboxRows = async (id: string) =>
+    (await testSql(api.app).query<{ id: string }[]>('SELECT id FROM businesses WHERE live_business_id = $1', [id])).length;
+  const NO_SANDBOX = 'The FREE plan has no integrations, so no test mode: creating or resetting the sandbox needs the SOLO or TEAM plan.';
+
+  it('`admin sandbox create`, `sandbox reset` and `key create --test` refuse it with PLAN_INTEGRATIONS; a sandbox made before stays', async () => {
+    const free = await seed({ plan: 'FREE', keys: [] });
+    for (const argv of [
+      ['sandbox', 'create', '--business', free.slug],
+      ['key', 'create', '--business', free.slug, '--member', free.ownerEmail!, '--name', 'T', '--scopes', 'services.read', '--test'],
+    ]) {
+      const refused = await runAdminCommand(argv, config);
+      expect({ argv, code: refused.code, error: refused.error }).toEqual({
+        argv,
+        code: 1,
+        error: { code: 'PLAN_INTEGRATIONS', detail: NO_SANDBOX },
+      });
+    }
+    expect(await sandboxRows(free.id)).toBe(0);
+
+    // Made on SOLO, then the plan moved to FREE: kept, but not reset.
+    const downgraded = await seed({ plan: 'SOLO', keys: [], sandbox: true });
+    expect((await runAdminCommand(['business', 'plan', '--business', downgraded.slug, '--plan', 'FREE'], config)).code).toBe(0);
+    const reset = await runAdminCommand(['sandbox', 'reset', '--business', downgraded.slug], config);
+    expect({ code: reset.code, error: reset.error }).toEqual({ code: 1, error: { code: 'PLAN_INTEGRATIONS', detail: NO_SANDBOX } });
+    expect(await sandboxRows(downgraded.id)).toBe(1);
+    // Back on a plan with integrations, it is reset again.
+    expect((await runAdminCommand(['business', 'plan', '--business', downgraded.slug, '--plan', 'TEAM'], config)).code).toBe(0);
+    expect((await runAdminCommand(['sandbox', 'reset', '--business', downgraded.slug], config)).code).toBe(0);
+  });
+
+  it('the console explains why on the Test mode page instead of offering the buttons, and refuses a form posted anyway', async () => {
+    const free = await seed({ plan: 'FREE', keys: [] });
+    const console = await ConsoleClient.signIn(api.app, free.slug, free.ownerEmail!);
+    const page = `/console/b/${free.slug}/test-mode`;
+    const shown = await console.get(page);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain(NO_SANDBOX);
+    expect(shown.text).not.toContain('Create the sandbox');
+
+    const created = await console.post(page, `${page}/create`, {});
+    expect(created.status).toBe(402);
+    expect(created.text).toContain(NO_SANDBOX);
+    expect(await sandboxRows(free.id)).toBe(0);
+
+    // Its sandbox made on SOLO is listed, with no reset button, and a reset posted anyway is refused.
+    const downgraded = await seed({ plan: 'SOLO', keys: [], sandbox: true });
+    expect((await runAdminCommand(['business', 'plan', '--business', downgraded.slug, '--plan', 'FREE'], config)).code).toBe(0);
+    const owner = await ConsoleClient.signIn(api.app, downgraded.slug, downgraded.ownerEmail!);
+    const itsPage = `/console/b/${downgraded.slug}/test-mode`;
+    const listed = await owner.get(itsPage);
+    expect(listed.text).toContain(`${downgraded.slug}.test`);
+    expect(listed.text).toContain(NO_SANDBOX);
+    expect(listed.text).not.toContain('Reset the sandbox');
+    const reset = await owner.post(itsPage, `${itsPage}/reset`, {});
+    expect(reset.status).toBe(402);
+    expect(reset.text).toContain(NO_SANDBOX);
+
+    // A plan with integrations gets the buttons, and they work.
+    const solo = await seed({ plan: 'SOLO', keys: [] });
+    const soloOwner = await ConsoleClient.signIn(api.app, solo.slug, solo.ownerEmail!);
+    const soloPage = `/console/b/${solo.slug}/test-mode`;
+    expect((await soloOwner.get(soloPage)).text).toContain('Create the sandbox');
+    expect((await soloOwner.post(soloPage, `${soloPage}/create`, {})).status).toBe(303);
+    expect(await sandboxRows(solo.id)).toBe(1);
   });
 });
