@@ -180,6 +180,32 @@ describe('a FREE business has no sandbox', () => {
     expect((await runAdminCommand(['sandbox', 'reset', '--business', downgraded.slug], config)).code).toBe(0);
   });
 
+  it('a fixture refuses a FREE business with a sandbox or a test key, and a business with an eleventh key of a mode, naming the entry', async () => {
+    for (const entry of [
+      { sandbox: true },
+      { keys: [{ ref: 't', member: 'owner', name: 'T', scopes: ['services.read' as const], mode: 'test' as const }] },
+    ]) {
+      await expect(
+        seed({ plan: 'FREE', members: [{ ref: 'owner', name: 'O', email: 'o@free.example', role: 'OWNER' }], ...entry }),
+      ).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        detail: expect.stringContaining(NO_SANDBOX),
+      });
+    }
+    const eleven = Array.from({ length: 11 }, (_, i) => ({
+      ref: `k${i}`,
+      member: 'owner',
+      name: `K${i}`,
+      scopes: ['services.read' as const],
+    }));
+    await expect(
+      seed({ plan: 'SOLO', members: [{ ref: 'owner', name: 'O', email: 'o@eleven.example', role: 'OWNER' }], keys: eleven }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      detail: expect.stringContaining('keys[10] (ref "k10"): '),
+    });
+  });
+
   it('the console explains why on the Test mode page instead of offering the buttons, and refuses a form posted anyway', async () => {
     const free = await seed({ plan: 'FREE', keys: [] });
     const console = await ConsoleClient.signIn(api.app, free.slug, free.ownerEmail!);
