@@ -418,7 +418,7 @@ describe('address checks at registration', () => {
     expect({ status: change.status, code: change.body.code, detail: change.body.detail }).toEqual({
       status: 400,
       code: 'WEBHOOK_URL_REFUSED',
-      detail: 'The address is refused: mixed.test resolves to a non-public address, 10.0.0.1 (private).',
+      detail: 'The address is refused: mixed.test resolves to a non-public address (private).',
     });
     expect((await strict.get('/webhook-endpoints', { key: business.hooks })).body.data).toHaveLength(1);
     expect(canaryConnections).toBe(0);

@@ -14,7 +14,8 @@ import { Metadata1795741000000 } from './migrations/1795741000000-metadata.js';
 import { AppointmentListOrders1795742000000 } from './migrations/1795742000000-appointment-list-orders.js';
 import { Console1795750000000 } from './migrations/1795750000000-console.js';
 import { ApiKeyLastUsed1795760000000 } from './migrations/1795760000000-api-key-last-used.js';
-import { ChangeClocks1795770000000 } from './migrations/1795770000000-change-clocks.js';
+import { ApiKeyOrigin1795770000000 } from './migrations/1795770000000-api-key-origin.js';
+import { ChangeClocks1795780000000 } from './migrations/1795780000000-change-clocks.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -38,5 +39,6 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   AppointmentListOrders1795742000000,
   Console1795750000000,
   ApiKeyLastUsed1795760000000,
-  ChangeClocks1795770000000,
+  ApiKeyOrigin1795770000000,
+  ChangeClocks1795780000000,
 ];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
-import type { ApiKeyEntity } from '#database/entities/api-key.entity.js';
+import type { ApiKeyEntity, ApiKeyOrigin } from '#database/entities/api-key.entity.js';
 import type { Plan } from '#database/entities/business.entity.js';
 import { defineStatement } from '#database/statement.js';
 import type { ApiKeyMode } from './api-key-format.js';
@@ -74,11 +74,32 @@ const INSERT_API_KEY = defineStatement<
     createdAt: Date,
     revokedAt: Date | null,
     apiVersion: ApiVersion,
+    origin: ApiKeyOrigin,
   ]
 >({
   name: 'insert_api_key',
-  text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at, api_version)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at, api_version, origin)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+});
+
+// Key creations of one business (live and sandbox) take turns (docs/design-record.md#d28): the
+// count that decides a creation and its insert are not interleaved with another creation's.
+const LOCK_KEY_CREATION = defineStatement<[liveBusinessId: string]>({
+  name: 'lock_api_key_creation',
+  text: `SELECT pg_advisory_xact_lock(hashtextextended('api_keys.create:' || $1::text, 0))`,
+});
+
+const COUNT_ACTIVE_KEYS = defineStatement<[businessId: string], { n: number }>({
+  name: 'count_active_api_keys',
+  text: 'SELECT count(*)::int AS n FROM api_keys WHERE business_id = $1 AND revoked_at IS NULL',
+});
+
+// Revoked keys count too: revoking does not give back what was made.
+const CONSOLE_KEYS_SINCE = defineStatement<[liveBusinessId: string, since: Date], { n: number; oldest: Date | null }>({
+  name: 'console_api_keys_since',
+  text: `SELECT count(*)::int AS n, min(k.created_at) AS oldest
+  FROM api_keys k JOIN businesses b ON b.id = k.business_id
+ WHERE (b.id = $1 OR b.live_business_id = $1) AND k.origin = 'console' AND k.created_at > $2`,
 });
 
 const ACTIVE_KEY_IDS_BY_PREFIX = defineStatement<[businessId: string, prefix: string], { id: string }>({
@@ -152,7 +173,27 @@ export class ApiKeysRepository {
       key.createdAt,
       key.revokedAt,
       key.apiVersion,
+      key.origin,
     ]);
+  }
+
+  /**
+   * Makes the key creations of the live business and its sandbox wait for each other until the
+   * ambient transaction ends; only inside one.
+   */
+  async lockCreations(liveBusinessId: string): Promise<void> {
+    if (!this.database.inTransaction()) throw new Error('lockCreations needs the transaction the key is inserted in.');
+    await this.database.execute(LOCK_KEY_CREATION, [liveBusinessId]);
+  }
+
+  /** How many active keys the business row (a live business, or a sandbox) holds. */
+  async countActive(businessId: string): Promise<number> {
+    return (await this.database.one(COUNT_ACTIVE_KEYS, [businessId])).n;
+  }
+
+  /** The keys the console made for the live business and its sandbox since then, revoked ones included, and the oldest's time. */
+  consoleKeysSince(liveBusinessId: string, since: Date): Promise<{ n: number; oldest: Date | null }> {
+    return this.database.one(CONSOLE_KEYS_SINCE, [liveBusinessId, since]);
   }
 
   /** The ids of the business's active keys with this prefix (a prefix is not unique). */

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import type { AppConfig } from '#config/app-config.js';
+import type { Database } from '#database/database.js';
 import type { BusinessesRepository } from '../businesses/businesses.repository.js';
 import type { BusinessesService } from '../businesses/businesses.service.js';
 import type { SandboxService } from '../sandbox/sandbox.service.js';
@@ -27,7 +28,14 @@ describe('ApiKeysService key lookups', () => {
         return Promise.resolve(hash === validHash ? owner : null);
       },
     } as unknown as ApiKeysRepository;
-    service = new ApiKeysService(config, repository, {} as BusinessesService, {} as BusinessesRepository, {} as SandboxService);
+    service = new ApiKeysService(
+      config,
+      {} as Database,
+      repository,
+      {} as BusinessesService,
+      {} as BusinessesRepository,
+      {} as SandboxService,
+    );
   });
   afterEach(() => jest.restoreAllMocks());
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { apiVersionProblems, CURRENT_API_VERSION, type ApiVersion } from '#contract/versions/api-versions.js';
-import { ApiKeyEntity } from '#database/entities/api-key.entity.js';
+import { Database } from '#database/database.js';
+import { ApiKeyEntity, type ApiKeyOrigin } from '#database/entities/api-key.entity.js';
 import { newId } from '#database/new-id.js';
 import { DomainError, validationFailed } from '../errors/domain-error.js';
 import { BusinessesService } from '../businesses/businesses.service.js';
@@ -11,6 +12,7 @@ import { SandboxService } from '../sandbox/sandbox.service.js';
 import { isScope, SCOPES } from '../scopes/scope.js';
 import { apiKeyDisplayPrefix, apiKeyModeOf, generateApiKey, hashApiKey, isWellFormedApiKey, type ApiKeyMode } from './api-key-format.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
+import { CONSOLE_KEY_WINDOW_MS, consoleKeyRateRefusal, keyLimitRefusal } from './key-budget.js';
 import type { AuthenticatedKey } from './authenticated-key.js';
 import { LookupCache } from '../caching/lookup-cache.js';
 
@@ -23,6 +25,8 @@ export interface NewApiKey {
   test?: boolean;
   /** The version the key is pinned to; the current one when not given (docs/design-record.md#d22). */
   apiVersion?: string;
+  /** Where it is made: the console's keys are limited per hour (docs/design-record.md#d28); admin when not given. */
+  origin?: ApiKeyOrigin;
 }
 
 /** What the caller of `authenticate` does around a database lookup, given the key's stored hash. */
@@ -87,6 +91,7 @@ export class ApiKeysService {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly database: Database,
     private readonly keys: ApiKeysRepository,
     private readonly businesses: BusinessesService,
     private readonly businessesRepository: BusinessesRepository,
@@ -113,21 +118,39 @@ export class ApiKeysService {
 
     // The member is the live business's; a test key belongs to the sandbox row, which is all it reaches.
     const mode: ApiKeyMode = input.test === true ? 'test' : 'live';
-    const sandbox = mode === 'test' ? await this.sandboxes.ensure(business) : null;
+    const origin = input.origin ?? 'admin';
     const key = generateApiKey(mode);
-    const entity = Object.assign(new ApiKeyEntity(), {
-      id: newId(),
-      businessId: sandbox?.sandbox.id ?? business.id,
-      memberId: member.id,
-      name: input.name,
-      prefix: apiKeyDisplayPrefix(key),
-      keyHash: hashApiKey(this.config.API_KEY_PEPPER, key),
-      scopes: [...new Set(input.scopes)],
-      createdAt: new Date(),
-      revokedAt: null,
-      apiVersion,
+    const { entity, sandbox } = await this.database.transactional(async () => {
+      // The budgets of docs/design-record.md#d28, checked and spent in one transaction that waits
+      // for the business's other key creations: two at once never both see room for one.
+      await this.keys.lockCreations(business.id);
+      const createdAt = new Date();
+      if (origin === 'console') {
+        const made = await this.keys.consoleKeysSince(business.id, new Date(createdAt.getTime() - CONSOLE_KEY_WINDOW_MS));
+        const refusal = consoleKeyRateRefusal(made, createdAt);
+        if (refusal) throw refusal;
+      }
+      const existing = mode === 'test' ? await this.sandboxes.findSandbox(business.id) : business;
+      const refusal = keyLimitRefusal(business.slug, mode, existing ? await this.keys.countActive(existing.id) : 0);
+      if (refusal) throw refusal;
+      // Only once the key is allowed: a refused test key makes no sandbox.
+      const made = mode === 'test' ? await this.sandboxes.ensure(business) : null;
+      const row = Object.assign(new ApiKeyEntity(), {
+        id: newId(),
+        businessId: made?.sandbox.id ?? business.id,
+        memberId: member.id,
+        name: input.name,
+        prefix: apiKeyDisplayPrefix(key),
+        keyHash: hashApiKey(this.config.API_KEY_PEPPER, key),
+        scopes: [...new Set(input.scopes)],
+        createdAt,
+        revokedAt: null,
+        apiVersion,
+        origin,
+      });
+      await this.keys.insert(row);
+      return { entity: row, sandbox: made };
     });
-    await this.keys.insert(entity);
     return {
       key,
       id: entity.id,

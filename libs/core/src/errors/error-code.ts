@@ -32,7 +32,8 @@ export const PUBLISHED_ERROR_CODES = [
 export type PublishedErrorCode = (typeof PUBLISHED_ERROR_CODES)[number];
 
 /**
- * Codes the published document does not list, one per status that none of its codes names.
+ * Codes the published document does not list: one per status that none of its codes names, and
+ * the refusals of rules no operation of the API reaches (the console's and the admin command line's).
  * CONFLICT answers a 409 that is not one of the named conflicts: a Nest ConflictException (or any
  * 409 HttpException) a module throws. Answering it as 409 keeps the status the module meant; a
  * code of the contract's own (SLOT_TAKEN, CLIENT_EXISTS, …) would name a conflict that did not
@@ -44,6 +45,9 @@ export const UNPUBLISHED_ERROR_CODES = [
   // A 403 that is not about the key: a module's own rule said no (the waitlist's client without
   // consent). API_SCOPE_MISSING would send the partner to fix a key that is fine.
   'OPERATION_REFUSED',
+  // No operation of the API makes keys: the console and `admin key create` refuse the eleventh
+  // active key of a mode with it (docs/design-record.md#d28).
+  'KEY_LIMIT',
 ] as const;
 
 /** The closed set of problem codes; the HTTP layer maps each to its status (libs/extensions/src/http/problem.ts). */

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
-import type { BusinessEntity } from '#database/entities/business.entity.js';
+import type { ApiKeyOrigin } from '#database/entities/api-key.entity.js';
+import type { BusinessEntity, Plan } from '#database/entities/business.entity.js';
 import { defineStatement } from '#database/statement.js';
 
 /** The sandbox row's own slug: the live slug and a character no live slug has, so it can never take one. */
@@ -16,9 +17,9 @@ const SANDBOX_OF = defineStatement<[liveBusinessId: string], BusinessEntity>({
 });
 
 // Create and reset of one business's sandbox wait for each other on the live row.
-const LOCK_LIVE = defineStatement<[liveBusinessId: string], { id: string }>({
+const LOCK_LIVE = defineStatement<[liveBusinessId: string], { plan: Plan }>({
   name: 'lock_live_business',
-  text: 'SELECT id FROM businesses WHERE id = $1 AND live_business_id IS NULL FOR UPDATE',
+  text: 'SELECT plan FROM businesses WHERE id = $1 AND live_business_id IS NULL FOR UPDATE',
 });
 
 // The sandbox takes the live business's settings as they are now (docs/design-record.md#d19).
@@ -47,19 +48,22 @@ export interface SandboxKeyRow {
   revoked_at: Date | null;
   /** A reset keeps each key's version (docs/design-record.md#d22). */
   api_version: ApiVersion;
+  /** And where it was made: a reset does not give the console back its hourly keys (docs/design-record.md#d28). */
+  origin: ApiKeyOrigin;
+  last_used_at: Date | null;
 }
 
 const KEYS_OF = defineStatement<[businessId: string], SandboxKeyRow>({
   name: 'sandbox_keys',
-  text: 'SELECT id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at, api_version FROM api_keys WHERE business_id = $1',
+  text: 'SELECT id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at, api_version, origin, last_used_at FROM api_keys WHERE business_id = $1',
 });
 
 const RESTORE_KEYS = defineStatement<[businessId: string, keys: string]>({
   name: 'restore_sandbox_keys',
-  text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at, api_version)
-SELECT k.id, $1, k.member_id, k.name, k.prefix, k.key_hash, k.scopes, k.created_at, k.revoked_at, k.api_version
+  text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, created_at, revoked_at, api_version, origin, last_used_at)
+SELECT k.id, $1, k.member_id, k.name, k.prefix, k.key_hash, k.scopes, k.created_at, k.revoked_at, k.api_version, k.origin, k.last_used_at
   FROM jsonb_to_recordset($2::jsonb) AS k(id uuid, member_id uuid, name text, prefix text, key_hash text, scopes text[],
-       created_at timestamptz, revoked_at timestamptz, api_version text)`,
+       created_at timestamptz, revoked_at timestamptz, api_version text, origin text, last_used_at timestamptz)`,
 });
 
 export interface CatalogueStaffRow {
@@ -117,8 +121,9 @@ export class SandboxRepository {
     return this.database.maybeOne(SANDBOX_OF, [liveBusinessId]);
   }
 
-  async lockLive(liveBusinessId: string): Promise<void> {
-    await this.database.one(LOCK_LIVE, [liveBusinessId]);
+  /** Locks the live business's row until the transaction ends; its plan as it is under the lock. */
+  async lockLive(liveBusinessId: string): Promise<Plan> {
+    return (await this.database.one(LOCK_LIVE, [liveBusinessId])).plan;
   }
 
   async insertSandbox(liveBusinessId: string, sandboxId: string, at: Date): Promise<void> {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BusinessesService } from '../businesses/businesses.service.js';
 import { DomainError, validationFailed } from '../errors/domain-error.js';
 import { SandboxCatalogue, type CatalogueCopy } from './sandbox-catalogue.js';
+import { sandboxPlanRefusal } from './sandbox-plan.js';
 import { SandboxRepository } from './sandbox.repository.js';
 
 /** What `sandbox create` and `sandbox reset` print. */
@@ -51,11 +52,14 @@ export class SandboxService {
     private readonly catalogue: SandboxCatalogue,
   ) {}
 
-  /** Makes the sandbox of a live business; refused when it has one (reset puts that back instead). */
+  /**
+   * Makes the sandbox of a live business; refused when it has one (reset puts that back instead),
+   * and for a plan without integrations (docs/design-record.md#d28).
+   */
   async create(liveSlug: string): Promise<SandboxSummary> {
     const live = await this.businesses.getBySlug(liveSlug);
     return this.database.transactional(async () => {
-      await this.sandboxes.lockLive(live.id);
+      await this.lockLiveWithIntegrations(live);
       if (await this.sandboxes.findSandboxOf(live.id)) {
         throw validationFailed([
           { path: '/business', message: `${live.slug} already has a sandbox; "sandbox reset" puts it back to the live catalogue` },
@@ -65,12 +69,17 @@ export class SandboxService {
     });
   }
 
-  /** The sandbox of a live business, made first when it has none (for `key create --test`). */
+  /**
+   * The sandbox of a live business, made first when it has none (for `key create --test`); one is
+   * not made for a plan without integrations (docs/design-record.md#d28).
+   */
   async ensure(live: BusinessEntity): Promise<{ sandbox: BusinessEntity; created: boolean }> {
     return this.database.transactional(async () => {
-      await this.sandboxes.lockLive(live.id);
+      const plan = await this.sandboxes.lockLive(live.id);
       const found = await this.sandboxes.findSandboxOf(live.id);
       if (found) return { sandbox: found, created: false };
+      const refusal = sandboxPlanRefusal(plan);
+      if (refusal) throw refusal;
       await this.make(live, newId(), []);
       return { sandbox: (await this.sandboxes.findSandboxOf(live.id))!, created: true };
     });
@@ -85,7 +94,7 @@ export class SandboxService {
   async reset(liveSlug: string): Promise<SandboxSummary> {
     const live = await this.businesses.getBySlug(liveSlug);
     return this.database.transactional(async () => {
-      await this.sandboxes.lockLive(live.id);
+      await this.lockLiveWithIntegrations(live);
       const sandbox = await this.sandboxes.findSandboxOf(live.id);
       if (!sandbox) throw new DomainError('NOT_FOUND', `${live.slug} has no sandbox; "sandbox create" makes it.`);
       const keys = await this.sandboxes.keysOf(sandbox.id);
@@ -126,6 +135,15 @@ export class SandboxService {
     const sandbox = await this.sandboxes.findSandboxOf(live.id);
     if (!sandbox) throw new DomainError('NOT_FOUND', `${live.slug} has no sandbox; "sandbox create" makes it.`);
     return sandbox;
+  }
+
+  /**
+   * Locks the live row, then refuses a plan without integrations (docs/design-record.md#d28): the
+   * plan is read under the lock, so a plan changed meanwhile is the one that decides.
+   */
+  private async lockLiveWithIntegrations(live: BusinessEntity): Promise<void> {
+    const refusal = sandboxPlanRefusal(await this.sandboxes.lockLive(live.id));
+    if (refusal) throw refusal;
   }
 
   private async make(

@@ -3,11 +3,15 @@ import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { BusinessEntity } from './business.entity.js';
 import { MemberEntity } from './member.entity.js';
 
+/** Where a key was made: `admin key create` (and fixtures, and `npm start`) or the owner's console. */
+export type ApiKeyOrigin = 'admin' | 'console';
+
 @Entity({ name: 'api_keys' })
 @Index('api_keys_hash_key', ['keyHash'], { unique: true })
 @Index('api_keys_business_prefix_idx', ['businessId', 'prefix'])
 // The published versions (API_VERSIONS); publishing another takes a migration that replaces the check.
 @Check('api_keys_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0')`)
+@Check('api_keys_origin_check', `origin IN ('admin', 'console')`)
 export class ApiKeyEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -46,6 +50,10 @@ export class ApiKeyEntity {
   /** When a request last came with the key, to the minute: the lookup writes it at most once a minute. */
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;
+
+  /** Where the key was made: the console's keys count against its hourly limit (docs/design-record.md#d28). */
+  @Column({ type: 'text', default: 'admin' })
+  origin: ApiKeyOrigin;
 
   @ManyToOne(() => BusinessEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'business_id' })

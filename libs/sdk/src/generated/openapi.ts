@@ -1880,7 +1880,7 @@ export interface components {
                  *       "title": "The webhook address is refused",
                  *       "status": 400,
                  *       "code": "WEBHOOK_URL_REFUSED",
-                 *       "detail": "The address is refused: hooks.example resolves to a non-public address, 10.0.0.7 (private).",
+                 *       "detail": "The address is refused: hooks.example resolves to a non-public address (private).",
                  *       "requestId": "0b9f2d1e-6c3a-4f57-8e21-7d4c9a0b3e65"
                  *     }
                  */

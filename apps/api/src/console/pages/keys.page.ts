@@ -1,5 +1,6 @@
 import { API_VERSIONS, CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import type { CreatedApiKey, ListedApiKey } from '#core/api-keys/api-keys.service.js';
+import { CONSOLE_KEYS_PER_HOUR, MAX_ACTIVE_KEYS_PER_MODE } from '#core/api-keys/key-budget.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from '#core/scopes/scope.js';
 import { html, type SafeHtml } from '../html.js';
 import { businessPath, csrfField, message, page, shownOnce, table, when, type PageFrame } from './layout.js';
@@ -20,6 +21,10 @@ function createForm(frame: PageFrame, path: string): SafeHtml {
       >`,
   );
   return html`<h2>Create a key</h2>
+    <p>
+      A business holds at most ${MAX_ACTIVE_KEYS_PER_MODE} active keys per mode (live, test), and the console makes at most
+      ${CONSOLE_KEYS_PER_HOUR} keys an hour.
+    </p>
     <form method="post" action="${path}" class="stack">
       ${csrfField(frame)}
       <label for="key-name">Name</label>

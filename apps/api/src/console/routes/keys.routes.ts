@@ -49,6 +49,8 @@ export function keysRoutes(router: Router, context: ConsoleContext): void {
         scopes: fields(req, 'scopes'),
         test: field(req, 'mode') === 'test',
         apiVersion: field(req, 'apiVersion') || undefined,
+        // The console's keys are limited per hour, besides the active keys per mode (docs/design-record.md#d28).
+        origin: 'console',
       });
       await context.audit(req, res, 'key.create', `${created.name} (${created.prefix}, ${created.mode}, ${created.scopes.join(' ')})`);
       const listed = await keys.list(membership.slug);

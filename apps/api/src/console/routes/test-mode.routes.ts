@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { planHasIntegrations } from '#core/businesses/plan.js';
 import { SandboxService } from '#core/sandbox/sandbox.service.js';
 import { route, seeOther, type ConsoleContext } from '../console-context.js';
 import { requireBusiness } from '../console-session.js';
@@ -20,7 +21,8 @@ export function testModeRoutes(router: Router, context: ConsoleContext): void {
       const emails = sandbox ? await sandboxes.emailsOf(sandbox) : [];
       const notice =
         req.query.done === 'created' ? 'The sandbox was created.' : req.query.done === 'reset' ? 'The sandbox was reset.' : undefined;
-      res.send(testModePage(context.frame(req, res, 'Test mode', 'test-mode'), sandbox, emails, notice));
+      const canChange = planHasIntegrations(membership.plan);
+      res.send(testModePage(context.frame(req, res, 'Test mode', 'test-mode'), sandbox, emails, canChange, notice));
     }),
   );
 
@@ -33,6 +35,7 @@ export function testModeRoutes(router: Router, context: ConsoleContext): void {
       business,
       route(async (req, res) => {
         const membership = membershipOf(res);
+        // A plan without integrations is refused by the service (PLAN_INTEGRATIONS, docs/design-record.md#d28), a form posted anyway included.
         const summary = action === 'create' ? await sandboxes.create(membership.slug) : await sandboxes.reset(membership.slug);
         await context.audit(req, res, action === 'create' ? 'sandbox.create' : 'sandbox.reset', summary.sandbox.slug);
         seeOther(res, `${businessPath(membership, '/test-mode')}?done=${done}`);

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { request } from 'undici';
 import { AppConfig } from '#config/app-config.js';
 import { refuseInsideTransaction } from '#database/database.js';
-import { resolveDeliveryTarget } from '../endpoints/delivery-target.js';
+import { resolveDeliveryTarget, withoutResolvedAddress } from '../endpoints/delivery-target.js';
 import { PinnedDispatchers } from '../endpoints/pinned-dispatchers.js';
 import { parseRetryAfter } from './retry-after.js';
 import { failureClassOf, type SendFailure } from './send-failure.js';
@@ -167,7 +167,7 @@ export class NoticeSender implements OnApplicationShutdown {
       const said = excerpt(answer);
       return failed(statusCode, `HTTP ${statusCode}${said === '' ? '' : `: ${said}`}`, 'http', retryAfterMs);
     } catch (error) {
-      return failed(null, describeError(error), failureClassOf(error));
+      return failed(null, withoutResolvedAddress(describeError(error), target), failureClassOf(error));
     }
   }
 }

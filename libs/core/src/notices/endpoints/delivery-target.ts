@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { ResolvedAddress } from './host-lookup.js';
-import { nonPublicRange } from './webhook-address.js';
+import { nonPublicKind, nonPublicRange } from './webhook-address.js';
 import { checkWebhookUrl, urlHost, type WebhookUrlRules } from './webhook-url.js';
 
 /** Where a notice may be sent: the URL, its host name, and the one checked address to connect to. */
@@ -51,8 +51,23 @@ export async function resolveDeliveryTarget(raw: string, options: TargetOptions)
   if (!options.allowPrivate) {
     for (const { address } of addresses) {
       const range = nonPublicRange(address);
-      if (range) return { ok: false, reason: `${host} resolves to a non-public address, ${address} (${range})` };
+      if (range === null) continue;
+      // A literal address was checked with the URL above, named with its range: it is the
+      // partner's own input. An address a name resolved to is the operator's resolver's answer:
+      // only its kind is said (docs/design-record.md#d28).
+      return { ok: false, reason: `${host} resolves to a non-public address (${nonPublicKind(range)})` };
     }
   }
   return { ok: true, url, host, address: addresses[0] };
+}
+
+/**
+ * An error text of an attempt to the target, as the delivery log keeps it: the address the host
+ * name resolved to, which a connection error names ("connect ECONNREFUSED 10.0.0.1:443"), is
+ * replaced by the name (docs/design-record.md#d28). A literal address is the partner's own and stays.
+ */
+export function withoutResolvedAddress(text: string, target: Pick<DeliveryTarget, 'host' | 'address'>): string {
+  const { address } = target.address;
+  if (isIP(target.host) !== 0 || address === '') return text;
+  return text.split(address).join(target.host);
 }

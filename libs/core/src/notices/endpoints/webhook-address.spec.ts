@@ -1,4 +1,4 @@
-import { nonPublicRange } from './webhook-address.js';
+import { nonPublicKind, nonPublicRange } from './webhook-address.js';
 
 describe('nonPublicRange', () => {
   it('lets public IPv4 and IPv6 addresses through', () => {
@@ -54,5 +54,24 @@ describe('nonPublicRange', () => {
   it('refuses what is not an IP address', () => {
     expect(nonPublicRange('localhost')).toBe('not an IP address');
     expect(nonPublicRange('2130706433')).toBe('not an IP address');
+  });
+});
+
+describe('nonPublicKind', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['10.0.0.1', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'private'],
+    ['fd00:ec2::254', 'private'],
+    ['169.254.169.254', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['0.0.0.0', 'reserved'],
+    ['::ffff:10.0.0.1', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+    ['224.0.0.1', 'reserved'],
+  ])('says only the kind of %s: %s', (address, kind) => {
+    expect(nonPublicKind(nonPublicRange(address)!)).toBe(kind);
   });
 });

@@ -78,3 +78,27 @@ export function nonPublicRange(address: string): string | null {
       return 'not an IP address';
   }
 }
+
+/** The few words a refusal of a resolved address may say (docs/design-record.md#d28). */
+export type NonPublicKind = 'loopback' | 'private' | 'link-local' | 'reserved';
+
+const KIND_OF_RANGE: Readonly<Record<string, NonPublicKind>> = {
+  loopback: 'loopback',
+  private: 'private',
+  'unique local': 'private',
+  'site-local': 'private',
+  'shared (CGNAT)': 'private',
+  'link-local': 'link-local',
+  'link-local (cloud metadata)': 'link-local',
+};
+
+/**
+ * The kind of a non-public range (a name nonPublicRange gave), in one of a few words. A refusal of
+ * an address a host NAME resolved to says only this, never the address nor its exact range
+ * (docs/design-record.md#d28): the partner typed the name, not the address, and the operator's
+ * resolver answered it, so naming the answer would let a partner map the operator's internal
+ * names one registration at a time. Every range without a word of its own is "reserved".
+ */
+export function nonPublicKind(range: string): NonPublicKind {
+  return KIND_OF_RANGE[range] ?? 'reserved';
+}

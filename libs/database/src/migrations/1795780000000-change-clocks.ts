@@ -17,8 +17,8 @@ const SYNCED_TABLES = ['appointments', 'clients', 'payments', 'sales'] as const;
  * transaction-local setting `app.change_stamp`), so a bulk write moves the clock once. A fixture
  * load sets `app.given_stamps` to keep the instants its file names.
  */
-export class ChangeClocks1795770000000 implements MigrationInterface {
-  name = 'ChangeClocks1795770000000';
+export class ChangeClocks1795780000000 implements MigrationInterface {
+  name = 'ChangeClocks1795780000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "business_change_clocks" (
