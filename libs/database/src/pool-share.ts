@@ -1,4 +1,4 @@
-import { RoundRobinTenantSlots } from '#core/concurrency/round-robin-tenant-slots.js';
+import { RoundRobinTenantSlots } from './round-robin-tenant-slots.js';
 import { ShareWaitTimeoutError } from './connection-wait.js';
 
 /** The settings of pg's pool the share is made of: its size and its longest wait for a connection. */
