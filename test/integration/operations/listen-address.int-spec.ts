@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
-import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Child, buildApps, childEnv, freePort } from '../../utils/child-process.js';
+import { connectsTo } from '../../utils/connects-to.js';
 
 /**
  * HOST (docs/design-record.md#d25): the compiled API listens on every interface when it is unset,
@@ -15,17 +15,6 @@ const children: Child[] = [];
 const outside = Object.values(networkInterfaces())
   .flat()
   .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
-
-function connectsTo(address: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: address, port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 async function startApi(extra: Record<string, string>): Promise<{ api: Child; port: number }> {
   const port = await freePort();

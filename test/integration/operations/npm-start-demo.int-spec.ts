@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import { Child, buildApps, freePort } from '../../utils/child-process.js';
 import { TEST_DATABASE_NAME, serverUrl } from '../../utils/test-database.js';
+import { connectsTo } from '../../utils/connects-to.js';
 
 /**
  * `npm start` (scripts/start.mjs after the build) as a new user runs it, on a database of its own
@@ -34,18 +34,6 @@ async function dropDatabase(): Promise<void> {
   } finally {
     await admin.end();
   }
-}
-
-/** Whether a TCP connection to `address:port` is accepted. */
-function connectsTo(address: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: address, port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 beforeAll(async () => {
