@@ -37,6 +37,11 @@ export function buildDataSourceOptions(settings: DatabaseConnectionSettings): Da
       // that Database can put several in one round trip (database.ts).
       pipeline: true,
       max: settings.poolSize ?? 10,
+      // A connection once opened is kept (pg's pool closed one idle for 10 s): a burst after a
+      // quiet spell, such as another business's pings and deliveries failing at the same instant,
+      // would otherwise wait for new connections, and every request queued behind it with it
+      // (docs/design-record.md#d24, "The pool keeps its connections").
+      idleTimeoutMillis: 0,
       // A request never waits forever for a connection or a query.
       connectionTimeoutMillis: settings.connectTimeoutMs ?? 5000,
       statement_timeout: 15000,
