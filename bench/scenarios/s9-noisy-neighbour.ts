@@ -72,7 +72,11 @@ const FULL_RATE_KEYS_PER_MODE = 10;
 const FULL_RATE_PER_KEY_PER_MINUTE = 120;
 const FULL_RATE = (2 * FULL_RATE_KEYS_PER_MODE * FULL_RATE_PER_KEY_PER_MINUTE) / 60;
 /** The full-rate hostile's lists: its largest pages, the reads that cost the database most per request. */
-const FULL_RATE_PATHS = ['/v1/api/appointments?limit=100', '/v1/api/clients?limit=100'];
+// A partner's incremental sync, its largest pages (the appointment list needs `updatedSince`, or `from` and `to`).
+const FULL_RATE_PATHS = [
+  '/v1/api/appointments?updatedSince=2000-01-01T00:00:00Z&limit=100',
+  '/v1/api/clients?updatedSince=2000-01-01T00:00:00Z&limit=100',
+];
 
 interface VictimSample {
   reads: number;
