@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '#config/app-config.js';
+import { loadAnswerVersions } from '#contract/versions/answer-shaper.js';
 import { useJsonLogs } from '#core/logging/json-logs.js';
 import { logsWritten } from '#core/logging/logs-written.js';
 import { WorkerModule } from './worker.module.js';
@@ -16,6 +17,9 @@ try {
   // The API's JSON lines (docs/running.md); what Nest says while it starts waits for that logger.
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   useJsonLogs(app);
+  // The documents notices are shaped from, read now rather than at the first notice to an endpoint
+  // pinned to an older version, which would hold every delivery behind the parse (issue 38).
+  loadAnswerVersions();
   // On SIGTERM (or Ctrl-C) the relays stop, the jobs under way finish (JobQueues), then the
   // queues and the database close and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

@@ -70,6 +70,23 @@ function current(): OpenApiDocument {
 }
 
 const operationsCache = new Map<ApiVersion, ReadonlyMap<string, unknown>>();
+
+/**
+ * Reads every published document now, at start: left to the first request that needs an older
+ * version's operations, parsing it (some 170 ms of YAML on a busy core) held the event loop, and
+ * every other business's requests with it, at the moment a business pinned to that version began
+ * (issue 38, docs/performance.md "S9").
+ */
+export function loadAnswerVersions(): void {
+  for (const version of API_VERSIONS) operationsOf(version);
+  current();
+}
+
+/** The versions whose documents are read (for the test that they all are at start). */
+export function answerVersionsLoaded(): ApiVersion[] {
+  return API_VERSIONS.filter((version) => operationsCache.has(version));
+}
+
 function operationsOf(version: ApiVersion): ReadonlyMap<string, unknown> {
   let operations = operationsCache.get(version);
   if (!operations) operationsCache.set(version, (operations = operationsById(loadPublishedContract(version).document)));
