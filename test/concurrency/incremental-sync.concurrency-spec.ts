@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PaymentsService } from '#core/payments/payments.service.js';
 import type { Scope } from '#core/scopes/scope.js';
 import { SchedulingClient } from '#sdk/index.js';
-import { ALL_WEEK } from '../factories/booking-fixture.js';
+import { ALL_WEEK, KeyRing } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
 import { CompiledApi, contractCheckedFetch } from '../utils/compiled-api.js';
 import { E2eApi } from '../utils/e2e-api.js';
@@ -64,8 +64,7 @@ afterAll(async () => {
   await Promise.all([local?.close(), skewed?.stop(), admin?.close()]);
 });
 
-function instances(): Instance[] {
-  const checkedFetch = contractCheckedFetch(violations);
+function instances(checkedFetch: (request: Request) => Promise<Response>): Instance[] {
   return [
     {
       name: 'local',
@@ -88,15 +87,6 @@ function instances(): Instance[] {
       },
     },
   ];
-}
-
-/** Keys handed out in turn: 9 keys × 120 a minute is more than the test sends. */
-class Keys {
-  private turn = 0;
-  constructor(private readonly keys: string[]) {}
-  next(): string {
-    return this.keys[this.turn++ % this.keys.length];
-  }
 }
 
 /**
@@ -178,8 +168,10 @@ describe('incremental sync under concurrent writers (docs/design-record.md#d27)'
       clients: [{ ref: 'joao', name: 'João Silva', phone: `+35191${digits()}` }],
       keys: Array.from({ length: KEYS }, (_, i) => ({ ref: `k${i}`, member: 'owner', name: `Sync ${i}`, scopes: SCOPES })),
     });
-    const keys = new Keys(Array.from({ length: KEYS }, (_, i) => salon.keys[`k${i}`].key));
-    const [localApi, skewedApi] = instances();
+    // Keys in turn: 9 keys × 120 a minute is more than the test sends.
+    const keys = new KeyRing(Array.from({ length: KEYS }, (_, i) => salon.keys[`k${i}`].key));
+    const checkedFetch = contractCheckedFetch(violations);
+    const [localApi, skewedApi] = instances(checkedFetch);
     const apis = [localApi, skewedApi];
     const staff = [salon.staff.ana, salon.staff.rui];
     const payments = admin.app.get(PaymentsService);
@@ -259,7 +251,6 @@ describe('incremental sync under concurrent writers (docs/design-record.md#d27)'
       await payments.record({ businessSlug: salon.slug, appointmentId, amountCents: 2500, method: 'CARD' });
     };
 
-    const checkedFetch = contractCheckedFetch(violations);
     const reader = new Reader(
       Array.from(
         { length: KEYS },
