@@ -15,7 +15,7 @@ import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
 import { defaultApiVersionHeader } from '#extensions-api/http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
-import { CONSOLE_PATH, consoleRouter } from './console/console-router.js';
+import { CONSOLE_ROUTES } from './console/console-controller.decorator.js';
 import { loadAnswerVersions } from '#contract/versions/answer-shaper.js';
 
 export { API_PREFIX };
@@ -50,9 +50,8 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   if (QUEUE_DASHBOARD_TOKEN) {
     app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE));
   }
-  // The owner's console (docs/design-record.md#d26): pages of its own, outside the versioned API.
-  app.use(CONSOLE_PATH, consoleRouter(app));
-  // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself.
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js', ...API_INDEX_PATHS] });
+  // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself,
+  // and the owner's console (docs/design-record.md#d29).
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js', ...API_INDEX_PATHS, ...CONSOLE_ROUTES] });
   return app;
 }

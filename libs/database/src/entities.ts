@@ -3,6 +3,7 @@ import { AppointmentEntity } from './entities/appointment.entity.js';
 import { BusinessChangeClockEntity } from './entities/business-change-clock.entity.js';
 import { BusinessEntity } from './entities/business.entity.js';
 import { ConsoleAuditEntryEntity } from './entities/console-audit-entry.entity.js';
+import { ConsoleFlashEntity } from './entities/console-flash.entity.js';
 import { ClientEntity } from './entities/client.entity.js';
 import { DeliveryAttemptEntity } from './entities/delivery-attempt.entity.js';
 import { IdempotencyClaimEntity } from './entities/idempotency-claim.entity.js';
@@ -46,4 +47,5 @@ export const ENTITIES = [
   DeliveryAttemptEntity,
   OutboundEmailEntity,
   ConsoleAuditEntryEntity,
+  ConsoleFlashEntity,
 ];

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { doubleCsrf } from 'csrf-csrf';
 import { consoleSecret } from '#core/console-auth/console-auth.js';
-import { sessionOf } from './console-locals.js';
+import type { ConsoleRequest } from './console-request.js';
 
 /** The field every console form carries its token in. */
 export const CSRF_FIELD = '_csrf';
@@ -9,9 +9,8 @@ export const CSRF_FIELD = '_csrf';
 export interface ConsoleCsrf {
   /** The token of the form about to be written (its cookie set or kept on the answer). */
   token(req: Request, res: Response): string;
-  /** Express middleware: a POST without the token of its cookie, bound to its session, is refused. */
-  protect: ReturnType<typeof doubleCsrf>['doubleCsrfProtection'];
-  refusal: ReturnType<typeof doubleCsrf>['invalidCsrfTokenError'];
+  /** Whether a POST carries the token of its cookie, bound to its session. */
+  valid(req: Request): boolean;
 }
 
 /**
@@ -23,14 +22,13 @@ export interface ConsoleCsrf {
 export function consoleCsrf(secretSource: string, secure: boolean): ConsoleCsrf {
   const csrf = doubleCsrf({
     getSecret: () => consoleSecret(secretSource, 'forms'),
-    getSessionIdentifier: (req) => sessionOf(req.res!)?.id ?? 'signed-out',
+    getSessionIdentifier: (req) => (req as ConsoleRequest).console?.session?.id ?? 'signed-out',
     cookieName: secure ? '__Host-console_csrf' : 'console_csrf',
     cookieOptions: { sameSite: 'lax', path: '/', secure, httpOnly: true },
     getCsrfTokenFromRequest: (req) => (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] as string | undefined,
   });
   return {
     token: (req, res) => csrf.generateCsrfToken(req, res),
-    protect: csrf.doubleCsrfProtection,
-    refusal: csrf.invalidCsrfTokenError,
+    valid: (req) => csrf.validateRequest(req),
   };
 }

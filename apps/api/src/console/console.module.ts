@@ -1,19 +1,57 @@
-import { Module } from '@nestjs/common';
+import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
 import { ConsoleAuditModule } from '#core/console-audit/console-audit.module.js';
 import { ConsoleAuthModule } from '#core/console-auth/console-auth.module.js';
 import { ConsoleLinkLimits } from '#core/console-auth/console-link-limits.js';
 import { ConsoleLinkRequests, SIGN_IN_MAILER } from '#core/console-auth/console-link-requests.service.js';
+import { ConsoleFlashModule } from '#core/console-flash/console-flash.module.js';
 import { SandboxModule } from '#core/sandbox/sandbox.module.js';
 import { WebhooksModule } from '#core/notices/webhooks.module.js';
 import { mailTransportProvider } from '#jobs/processors/mail/mail-transport.js';
+import { BusinessMemberGuard } from './business-member.guard.js';
+import { ConsoleFlow } from './console-flow.js';
+import { ConsoleFormGuard } from './console-form.guard.js';
+import { consoleHeaders } from './console-headers.js';
+import { ConsoleSessionGuard } from './console-session.guard.js';
+import { ContractInput } from './contract-input.js';
+import { ConsoleAssetsController } from './controllers/assets.controller.js';
+import { AuditController } from './controllers/audit.controller.js';
+import { KeysController } from './controllers/keys.controller.js';
+import { SignInController } from './controllers/sign-in.controller.js';
+import { TestModeController } from './controllers/test-mode.controller.js';
+import { WebhooksController } from './controllers/webhooks.controller.js';
+import { EndpointsOwners } from './endpoints-owner.js';
 import { TransportSignInMailer } from './sign-in-mailer.js';
 
-/** What the console's pages use (docs/design-record.md#d26): the domain modules the API and the admin command line use, and its sign-in. */
+const PAGES = [SignInController, KeysController, WebhooksController, TestModeController, AuditController];
+
+/**
+ * The owner's console (docs/design-record.md#d29): Nest controllers of the API app, on the domain
+ * modules the API and the admin command line use, behind guards of its own (session, member,
+ * form token) instead of the API's key.
+ */
 @Module({
-  imports: [ConsoleAuthModule, ConsoleAuditModule, BusinessesModule, ApiKeysModule, WebhooksModule, SandboxModule],
-  providers: [mailTransportProvider, ConsoleLinkLimits, ConsoleLinkRequests, { provide: SIGN_IN_MAILER, useClass: TransportSignInMailer }],
+  imports: [ConsoleAuthModule, ConsoleAuditModule, ConsoleFlashModule, BusinessesModule, ApiKeysModule, WebhooksModule, SandboxModule],
+  controllers: [ConsoleAssetsController, ...PAGES],
+  providers: [
+    mailTransportProvider,
+    ConsoleLinkLimits,
+    ConsoleLinkRequests,
+    { provide: SIGN_IN_MAILER, useClass: TransportSignInMailer },
+    ConsoleSessionGuard,
+    BusinessMemberGuard,
+    ConsoleFormGuard,
+    ConsoleFlow,
+    ContractInput,
+    EndpointsOwners,
+  ],
   exports: [ConsoleLinkRequests],
 })
-export class ConsoleModule {}
+export class ConsoleModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // The console's own policy and no-store (its pages may hold a secret), and its cookies read.
+    consumer.apply(consoleHeaders, cookieParser()).forRoutes(ConsoleAssetsController, ...PAGES);
+  }
+}

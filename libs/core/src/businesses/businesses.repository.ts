@@ -65,12 +65,16 @@ export interface Membership {
   slug: string;
   businessName: string;
   plan: BusinessEntity['plan'];
+  /** Where the console shows the business's times, and its language when the browser names none it has. */
+  timezone: string;
+  locale: string | null;
 }
 
 // Live businesses only: a sandbox has no members of its own (docs/design-record.md#d19).
 const MEMBERSHIPS_BY_EMAIL = defineStatement<[email: string], Membership>({
   name: 'memberships_by_email',
-  text: `SELECT m.id AS "memberId", m.role, b.id AS "businessId", b.slug, b.name AS "businessName", b.plan
+  text: `SELECT m.id AS "memberId", m.role, b.id AS "businessId", b.slug, b.name AS "businessName", b.plan,
+       b.timezone, b.locale
   FROM members m JOIN businesses b ON b.id = m.business_id
  WHERE m.email = $1 AND b.live_business_id IS NULL
  ORDER BY b.name, b.slug`,

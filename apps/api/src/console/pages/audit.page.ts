@@ -3,19 +3,17 @@ import { html } from '../html.js';
 import { page, table, when, type PageFrame } from './layout.js';
 
 export function auditPage(frame: PageFrame, entries: ConsoleAuditEntryEntity[]): string {
-  const rows = entries.map(
-    (entry) =>
-      html`<tr>
-        <td>${when(entry.createdAt)}</td>
-        <td>${entry.actorEmail}</td>
-        <td><code>${entry.action}</code></td>
-        <td>${entry.subject}</td>
-        <td>${entry.address}</td>
-      </tr>`,
-  );
+  const { t } = frame;
+  const rows = entries.map((entry) => [
+    when(frame, entry.createdAt),
+    html`${entry.actorEmail}`,
+    html`<code>${entry.action}</code>`,
+    html`${entry.subject}`,
+    html`${entry.address}`,
+  ]);
   return page(
     frame,
-    html`<p>Every change made in this console to this business, newest first (the latest 200).</p>
-      ${table('Console changes', ['When', 'Who', 'What', 'On', 'From'], rows)}`,
+    html`<p>${t.t('audit.intro')}</p>
+      ${table(frame, t.t('audit.title'), [t.t('audit.when'), t.t('audit.who'), t.t('audit.what'), t.t('audit.on'), t.t('audit.from')], rows)}`,
   );
 }

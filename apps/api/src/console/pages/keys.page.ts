@@ -1,108 +1,163 @@
 import { API_VERSIONS, CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
-import type { CreatedApiKey, ListedApiKey } from '#core/api-keys/api-keys.service.js';
+import type { ListedApiKey } from '#core/api-keys/api-keys.service.js';
 import { CONSOLE_KEYS_PER_HOUR, MAX_ACTIVE_KEYS_PER_MODE } from '#core/api-keys/key-budget.js';
-import { SCOPES, SCOPE_DESCRIPTIONS } from '#core/scopes/scope.js';
+import { SCOPES } from '#core/scopes/scope.js';
+import { choiceGroup, formError, selectField, stateFor, textField, type FormState } from '../console-forms.js';
 import { html, type SafeHtml } from '../html.js';
-import { businessPath, csrfField, message, page, shownOnce, table, when, type PageFrame } from './layout.js';
+import type { MessageKey } from '../i18n/messages.en.js';
+import type { Translator } from '../i18n/translator.js';
+import { businessPath, confirmation, csrfField, message, page, shownOnce, table, when, type PageFrame } from './layout.js';
+import type { Flash } from '../console-flow.js';
 
-import { NO_INTEGRATIONS } from '../plan-integrations.js';
+/** The fields of the create form, as they are posted. */
+export const KEY_FORM_FIELDS = ['name', 'scopes', 'mode', 'apiVersion'] as const;
 
-function versionOptions(selected: string): SafeHtml[] {
-  return API_VERSIONS.map((version) => html`<option value="${version}" ${version === selected ? html` selected` : ''}>${version}</option>`);
-}
+/** How long a rolled key's predecessor keeps working (docs/design-record.md#d29), as Stripe offers. */
+export const ROLL_EXPIRIES = ['now', '1h', '24h', '7d'] as const;
+export type RollExpiry = (typeof ROLL_EXPIRIES)[number];
 
-function createForm(frame: PageFrame, path: string): SafeHtml {
-  const scopes = SCOPES.map(
-    (scope) =>
-      html`<label class="choice"
-        ><input type="checkbox" name="scopes" value="${scope}" /><span
-          ><code>${scope}</code><small>${SCOPE_DESCRIPTIONS[scope]}</small></span
-        ></label
-      >`,
-  );
-  return html`<h2>Create a key</h2>
-    <p>
-      A business holds at most ${MAX_ACTIVE_KEYS_PER_MODE} active keys per mode (live, test), and the console makes at most
-      ${CONSOLE_KEYS_PER_HOUR} keys an hour.
-    </p>
-    <form method="post" action="${path}" class="stack">
+const versionOptions = () => API_VERSIONS.map((v) => ({ value: v, label: v }));
+
+export const scopeLabel = (t: Translator, scope: string): SafeHtml => html`<code>${scope}</code>`;
+
+function createForm(frame: PageFrame, path: string, state: FormState | undefined): SafeHtml {
+  const { t } = frame;
+  return html`<section aria-labelledby="create-key-heading" id="create-key">
+    <h2 id="create-key-heading">${t.t('keys.create')}</h2>
+    <p>${t.t('keys.limits', { perMode: MAX_ACTIVE_KEYS_PER_MODE, perHour: CONSOLE_KEYS_PER_HOUR })}</p>
+    ${formError(state)}
+    <form method="post" action="${path}" class="stack" novalidate>
       ${csrfField(frame)}
-      <label for="key-name">Name</label>
-      <input id="key-name" name="name" type="text" required maxlength="120" placeholder="Website" />
-      <fieldset>
-        <legend>Scopes</legend>
-        ${scopes}
-      </fieldset>
-      <fieldset>
-        <legend>Mode</legend>
-        <label class="choice"
-          ><input type="radio" name="mode" value="live" checked /><span>Live<small>Reaches the business's real data.</small></span></label
-        >
-        <label class="choice"
-          ><input type="radio" name="mode" value="test" /><span
-            >Test<small>Reaches the business's sandbox only (made now if missing).</small></span
-          ></label
-        >
-      </fieldset>
-      <label for="key-version">API version</label>
-      <select id="key-version" name="apiVersion">
-        ${versionOptions(CURRENT_API_VERSION)}
+      ${textField(state, { id: 'key-name', name: 'name', label: t.t('keys.name'), required: true, maxlength: 120, placeholder: t.t('keys.namePlaceholder') })}
+      ${choiceGroup(state, {
+        id: 'key-scopes',
+        name: 'scopes',
+        legend: t.t('keys.scopes'),
+        type: 'checkbox',
+        checked: [],
+        choices: SCOPES.map((scope) => ({ value: scope, label: scopeLabel(t, scope), detail: t.t(`scope.${scope}`) })),
+      })}
+      ${choiceGroup(state, {
+        id: 'key-mode',
+        name: 'mode',
+        legend: t.t('keys.mode'),
+        type: 'radio',
+        checked: ['live'],
+        choices: [
+          { value: 'live', label: t.t('mode.live'), detail: t.t('keys.modeLive') },
+          { value: 'test', label: t.t('mode.test'), detail: t.t('keys.modeTest') },
+        ],
+      })}
+      ${selectField(state, { id: 'key-version', name: 'apiVersion', label: t.t('keys.version'), options: versionOptions(), selected: CURRENT_API_VERSION })}
+      <button type="submit">${t.t('keys.createButton')}</button>
+    </form>
+  </section>`;
+}
+
+function expiry(frame: PageFrame, key: ListedApiKey & { expiresAt?: string | null }): SafeHtml {
+  if (!key.expiresAt) return html`${frame.t.t('keys.noExpiry')}`;
+  return html`<span class="warn">${frame.t.t('keys.expires')} ${when(frame, key.expiresAt)}</span>`;
+}
+
+function keyCells(frame: PageFrame, key: ListedApiKey & { expiresAt?: string | null }, keysPath: string): SafeHtml[] {
+  const { t } = frame;
+  return [
+    html`${key.name}`,
+    html`<code>${key.prefix}</code>`,
+    html`${key.scopes.map((s, i) => html`${i > 0 ? ', ' : ''}<code>${s}</code>`)}`,
+    html`${t.t(key.mode === 'test' ? 'mode.test' : 'mode.live')}`,
+    html`<form method="get" action="${keysPath}/${key.id}/api-version" class="inline">
+      <label class="visually-hidden" for="version-${key.id}">${t.t('keys.versionOf', { name: key.name })}</label>
+      <select id="version-${key.id}" name="to">
+        ${API_VERSIONS.map((v) => html`<option value="${v}" ${v === key.apiVersion ? html` selected` : ''}>${v}</option>`)}
       </select>
-      <button type="submit">Create key</button>
-    </form>`;
+      <button type="submit" class="secondary">${t.t('keys.change')}<span class="visually-hidden"> ${key.name}</span></button>
+    </form>`,
+    when(frame, key.createdAt),
+    key.lastUsedAt === null ? html`${t.t('keys.never')}` : when(frame, key.lastUsedAt),
+    expiry(frame, key),
+    html`<span class="row-actions">
+      <a href="${keysPath}/${key.id}/roll">${t.t('keys.roll')}<span class="visually-hidden"> ${key.name}</span></a>
+      <a href="${keysPath}/${key.id}/revoke" class="danger-link">${t.t('keys.revoke')}<span class="visually-hidden"> ${key.name}</span></a>
+    </span>`,
+  ];
 }
 
-function keyRow(frame: PageFrame, key: ListedApiKey, keysPath: string): SafeHtml {
-  return html`<tr>
-    <td>${key.name}</td>
-    <td><code>${key.prefix}</code></td>
-    <td>${key.scopes.map((s, i) => html`${i > 0 ? ', ' : ''}<code>${s}</code>`)}</td>
-    <td>${key.mode}</td>
-    <td>
-      <form method="post" action="${keysPath}/${key.id}/api-version" class="inline">
-        ${csrfField(frame)}
-        <label class="visually-hidden" for="version-${key.id}">API version of ${key.name}</label>
-        <select id="version-${key.id}" name="apiVersion">
-          ${versionOptions(key.apiVersion)}
-        </select>
-        <button type="submit" class="secondary">Change</button>
-      </form>
-    </td>
-    <td>${when(key.createdAt)}</td>
-    <td>${key.lastUsedAt === null ? 'Never' : when(key.lastUsedAt)}</td>
-    <td>
-      <a href="${keysPath}/${key.id}/revoke">Revoke<span class="visually-hidden"> ${key.name}</span></a>
-    </td>
-  </tr>`;
+export function notices(frame: PageFrame, flashes: Flash[]): SafeHtml[] {
+  return flashes.map((flash) => {
+    if (flash.kind === 'notice') return message('success', frame.t.t(flash.key, flash.params));
+    if (flash.kind === 'secret')
+      return html`${message('success', frame.t.t(flash.key, flash.params))}${shownOnce(frame, 'shown-once', frame.t.t(flash.label), flash.value)}`;
+    return html``;
+  });
 }
 
-export function keysPage(frame: PageFrame, keys: ListedApiKey[], canCreate: boolean, created?: CreatedApiKey, notice?: string): string {
-  const membership = frame.membership!;
-  const path = businessPath(membership, '/keys');
-  const rows = keys.map((key) => keyRow(frame, key, path));
+export function keysPage(frame: PageFrame, keys: ListedApiKey[], canCreate: boolean, flashes: Flash[], form: FormState | undefined, noIntegrations: string): string {
+  const { t } = frame;
+  const path = businessPath(frame.membership!, '/keys');
+  const head = [t.t('keys.name'), t.t('keys.prefix'), t.t('keys.scopes'), t.t('keys.mode'), t.t('keys.version'), t.t('keys.created'), t.t('keys.lastUsed'), t.t('keys.expiry'), t.t('keys.actions')];
   return page(
     frame,
-    html`${notice ? message('success', notice) : ''}
-      ${created ? html`${message('success', html`Key <strong>${created.name}</strong> created (${created.mode}).`)}${shownOnce('new-key', 'Your new API key', created.key)}` : ''}
-      ${canCreate ? '' : message('info', NO_INTEGRATIONS)}
-      <h2>Active keys</h2>
-      ${table('Active API keys', ['Name', 'Prefix', 'Scopes', 'Mode', 'API version', 'Created', 'Last used', 'Revoke'], rows)}
-      ${canCreate ? createForm(frame, path) : ''}`,
+    html`${notices(frame, flashes)} ${canCreate ? '' : message('info', noIntegrations)}
+      <h2>${t.t('keys.active')}</h2>
+      ${table(frame, t.t('keys.active'), head, keys.map((key) => keyCells(frame, key, path)))}
+      ${canCreate ? createForm(frame, path, stateFor('create-key', form)) : ''}`,
   );
 }
 
 export function revokeConfirmPage(frame: PageFrame, key: ListedApiKey): string {
-  const path = businessPath(frame.membership!, `/keys/${key.id}/revoke`);
-  return page(
-    frame,
-    html`<p>
-        Revoke the key <strong>${key.name}</strong> (<code>${key.prefix}</code>, ${key.mode})? Requests made with it are refused within a
-        second, everywhere. This cannot be undone.
-      </p>
-      <form method="post" action="${path}" class="actions">
-        ${csrfField(frame)}
-        <button type="submit" class="danger">Revoke the key</button>
-        <a href="${businessPath(frame.membership!, '/keys')}">Cancel</a>
-      </form>`,
-  );
+  const { t } = frame;
+  const keysPath = businessPath(frame.membership!, '/keys');
+  return confirmation(frame, {
+    text: html`<p>${t.t('keys.revokeConfirm', { name: key.name, prefix: key.prefix, mode: t.t(key.mode === 'test' ? 'mode.test' : 'mode.live') })}</p>`,
+    action: `${keysPath}/${key.id}/revoke`,
+    button: t.t('keys.revokeButton'),
+    cancel: keysPath,
+  });
+}
+
+const ROLL_LABELS: Record<RollExpiry, MessageKey> = { now: 'keys.rollNow', '1h': 'keys.roll1h', '24h': 'keys.roll24h', '7d': 'keys.roll7d' };
+
+export function rollConfirmPage(frame: PageFrame, key: ListedApiKey): string {
+  const { t } = frame;
+  const keysPath = businessPath(frame.membership!, '/keys');
+  return confirmation(frame, {
+    text: html`<p>${t.t('keys.rollConfirm', { name: key.name, prefix: key.prefix })}</p>`,
+    fields: choiceGroup(undefined, {
+      id: 'roll-expiry',
+      name: 'expires',
+      legend: t.t('keys.rollExpiry'),
+      type: 'radio',
+      checked: ['24h'],
+      choices: ROLL_EXPIRIES.map((value) => ({ value, label: t.t(ROLL_LABELS[value]) })),
+    }),
+    action: `${keysPath}/${key.id}/roll`,
+    button: t.t('keys.rollButton'),
+    cancel: keysPath,
+    danger: false,
+  });
+}
+
+/** What a partner stops receiving when a key's version goes down (the versions above the new one). */
+const VERSION_ADDED: Record<string, MessageKey> = { '1.3.0': 'version.added.1.3.0', '1.4.0': 'version.added.1.4.0' };
+
+export function versionConfirmPage(frame: PageFrame, key: ListedApiKey, to: string): string {
+  const { t } = frame;
+  const keysPath = businessPath(frame.membership!, '/keys');
+  const lower = API_VERSIONS.indexOf(to as never) < API_VERSIONS.indexOf(key.apiVersion);
+  const lost = API_VERSIONS.filter((v) => API_VERSIONS.indexOf(v) > API_VERSIONS.indexOf(to as never) && API_VERSIONS.indexOf(v) <= API_VERSIONS.indexOf(key.apiVersion));
+  return confirmation(frame, {
+    text: html`<p>${t.t('keys.versionConfirm', { name: key.name, from: key.apiVersion, to })}</p>
+      ${lower
+        ? html`${message('error', t.t('keys.versionLower'))}
+            <ul>
+              ${lost.map((v) => html`<li><strong>${v}</strong>: ${VERSION_ADDED[v] ? t.t(VERSION_ADDED[v]) : ''}</li>`)}
+            </ul>`
+        : html`<p>${t.t('keys.versionHigher')}</p>`}`,
+    fields: html`<input type="hidden" name="apiVersion" value="${to}" />`,
+    action: `${keysPath}/${key.id}/api-version`,
+    button: t.t('keys.versionButton', { to }),
+    cancel: keysPath,
+    danger: lower,
+  });
 }

@@ -1,24 +1,30 @@
-import type { Membership } from '#core/businesses/businesses.repository.js';
+import type { MessageKey } from '../i18n/messages.en.js';
+import type { Translator } from '../i18n/translator.js';
 import { CSRF_FIELD } from '../console-csrf.js';
-import type { ConsoleSession } from '../console-locals.js';
+import type { ConsoleMembership, ConsoleSession } from '../console-request.js';
 import { html, type SafeHtml } from '../html.js';
 
-export type ConsoleSection = 'keys' | 'webhooks' | 'test-mode' | 'audit';
+export type ConsoleSection = 'keys' | 'webhooks' | 'deliveries' | 'events' | 'test-mode' | 'audit';
 
-/** What every page's frame needs: its title, the form token, and who is signed in to which business. */
+/** What every page's frame needs: its language, title, form token, and who is signed in to which business. */
 export interface PageFrame {
+  t: Translator;
   title: string;
   csrf: string;
   session: ConsoleSession | null;
-  membership?: Membership;
+  membership?: ConsoleMembership;
   section?: ConsoleSection;
+  /** A page of the business's sandbox: a banner says so. */
+  sandbox?: boolean;
 }
 
-const SECTIONS: readonly [ConsoleSection, string][] = [
-  ['keys', 'API keys'],
-  ['webhooks', 'Webhooks'],
-  ['test-mode', 'Test mode'],
-  ['audit', 'Audit'],
+const SECTIONS: readonly [ConsoleSection, MessageKey][] = [
+  ['keys', 'nav.keys'],
+  ['webhooks', 'nav.webhooks'],
+  ['deliveries', 'nav.deliveries'],
+  ['events', 'nav.events'],
+  ['test-mode', 'nav.testMode'],
+  ['audit', 'nav.audit'],
 ];
 
 /** The hidden field of the form token: in every form the console writes. */
@@ -26,20 +32,23 @@ export function csrfField(frame: Pick<PageFrame, 'csrf'>): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${frame.csrf}" />`;
 }
 
-export function businessPath(membership: Pick<Membership, 'slug'>, rest = ''): string {
+export function businessPath(membership: Pick<ConsoleMembership, 'slug'>, rest = ''): string {
   return `/console/b/${encodeURIComponent(membership.slug)}${rest}`;
 }
 
+function sectionPath(frame: PageFrame, section: ConsoleSection): string {
+  return businessPath(frame.membership!, `/${section}`);
+}
+
 function navigation(frame: PageFrame): SafeHtml {
-  const membership = frame.membership;
-  if (!membership) return html``;
+  if (!frame.membership) return html``;
   const links = SECTIONS.map(
     ([section, label]) =>
       html`<li>
-        <a href="${businessPath(membership, `/${section}`)}" ${section === frame.section ? html` aria-current="page"` : ''}>${label}</a>
+        <a href="${sectionPath(frame, section)}" ${section === frame.section ? html` aria-current="page"` : ''}>${frame.t.t(label)}</a>
       </li>`,
   );
-  return html`<nav aria-label="Console">
+  return html`<nav aria-label="${frame.t.t('nav.label')}">
     <ul>
       ${links}
     </ul>
@@ -48,29 +57,43 @@ function navigation(frame: PageFrame): SafeHtml {
 
 function account(frame: PageFrame): SafeHtml {
   if (!frame.session) return html``;
+  const { t } = frame;
+  const membership = frame.membership;
   return html`<div class="account">
-    <span
-      >${frame.session.email}${frame.membership ? html` · <a href="/console">${frame.membership.businessName}</a> (${frame.membership.role})` : ''}</span
+    <span class="who"
+      >${frame.session.email}${membership ? html` · <a href="/console">${membership.businessName}</a> (${t.t(`role.${membership.role}`)})` : ''}</span
     >
-    <form method="post" action="/console/sign-out">${csrfField(frame)}<button type="submit" class="link">Sign out</button></form>
+    <form method="post" action="/console/sign-out">${csrfField(frame)}<button type="submit" class="link">${t.t('account.signOut')}</button></form>
   </div>`;
 }
 
-/** A whole page: the console's stylesheet and script as files (the policy allows nothing inline). */
+function testModeBanner(frame: PageFrame): SafeHtml {
+  if (!frame.sandbox) return html``;
+  return html`<div class="banner" role="note">
+    <strong>${frame.t.t('banner.testMode')}</strong> ${frame.t.t('banner.testModeDetail')}
+    <a href="${businessPath(frame.membership!, '/webhooks')}">${frame.t.t('banner.toLive')}</a>
+  </div>`;
+}
+
+/** A whole page: the console's stylesheet, script and icon as files (the policy allows nothing inline). */
 export function page(frame: PageFrame, body: SafeHtml): string {
+  const { t } = frame;
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${t.language}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${frame.title} · Scheduling console</title>
+        <meta name="color-scheme" content="light dark" />
+        <title>${frame.title} · ${t.t('brand')}</title>
+        <link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/console.js" defer></script>
       </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
+      <body${frame.sandbox ? html` class="sandbox"` : ''}>
+        <a class="skip" href="#main">${t.t('skip')}</a>
+        ${testModeBanner(frame)}
         <header>
-          <p class="brand"><a href="/console">Scheduling console</a></p>
+          <p class="brand"><a href="/console">${t.t('brand')}</a></p>
           ${account(frame)} ${navigation(frame)}
         </header>
         <main id="main" tabindex="-1">
@@ -86,38 +109,69 @@ export function message(kind: 'error' | 'success' | 'info', text: string | SafeH
   return html`<div class="message ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`;
 }
 
-/** A table that scrolls sideways on a narrow screen, reachable by keyboard. */
-export function table(label: string, head: string[], rows: SafeHtml[]): SafeHtml {
-  if (rows.length === 0) return html`<p>None yet.</p>`;
-  return html`<div class="scroll" role="region" aria-label="${label}" tabindex="0">
-    <table>
-      <caption class="visually-hidden">
-        ${label}
-      </caption>
-      <thead>
-        <tr>
-          ${head.map((h) => html`<th scope="col">${h}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+/**
+ * A table on a wide screen, a stack of cards on a narrow one: each cell carries its column's name,
+ * which the stylesheet shows beside it below 40rem, so no action lies outside a phone's width.
+ */
+export function table(frame: PageFrame, label: string, head: string[], rows: SafeHtml[][]): SafeHtml {
+  if (rows.length === 0) return html`<p>${frame.t.t('table.none')}</p>`;
+  return html`<table class="cards">
+    <caption class="visually-hidden">
+      ${label}
+    </caption>
+    <thead>
+      <tr>
+        ${head.map((h) => html`<th scope="col">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (cells) =>
+          html`<tr>
+            ${cells.map((cell, index) => html`<td data-label="${head[index]}">${cell}</td>`)}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }
 
 /** A value shown once (a key, a secret) with a button that copies it. */
-export function shownOnce(id: string, label: string, value: string): SafeHtml {
+export function shownOnce(frame: PageFrame, id: string, label: string, value: string): SafeHtml {
+  const { t } = frame;
   return html`<div class="once">
     <label for="${id}">${label}</label>
     <div class="copy-row">
-      <input id="${id}" type="text" readonly value="${value}" class="mono" /><button type="button" data-copy="${id}">Copy</button>
+      <input id="${id}" type="text" readonly value="${value}" class="mono" /><button
+        type="button"
+        data-copy="${id}"
+        data-copied="${t.t('copy.done')}"
+        data-selected="${t.t('copy.selected')}"
+      >
+        ${t.t('copy.button')}
+      </button>
     </div>
-    <p class="hint" id="${id}-hint">Shown this once: it cannot be read back. <span data-copied-for="${id}" role="status"></span></p>
+    <p class="hint" id="${id}-hint">${t.t('copy.once')} <span data-copied-for="${id}" role="status"></span></p>
   </div>`;
 }
 
-export function when(date: Date | string | null): string {
-  if (date === null) return '—';
-  return new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+/** An instant in the business's zone with its offset, machine-readable in UTC. */
+export function when(frame: PageFrame, date: Date | string | null): SafeHtml {
+  if (date === null) return html`—`;
+  const instant = new Date(date);
+  return html`<time datetime="${instant.toISOString()}">${frame.t.time(instant)}</time>`;
+}
+
+/** A confirmation: what will happen, in words, and the one button that does it (docs/design-record.md#d29). */
+export function confirmation(frame: PageFrame, opts: { text: SafeHtml; action: string; button: string; cancel: string; fields?: SafeHtml; danger?: boolean }): string {
+  return page(
+    frame,
+    html`<div class="confirm">
+      ${opts.text}
+      <form method="post" action="${opts.action}" class="actions">
+        ${csrfField(frame)} ${opts.fields ?? ''}
+        <button type="submit" class="${opts.danger === false ? '' : 'danger'}">${opts.button}</button>
+        <a href="${opts.cancel}">${frame.t.t('confirm.cancel')}</a>
+      </form>
+    </div>`,
+  );
 }

@@ -2,83 +2,73 @@ import type { Membership } from '#core/businesses/businesses.repository.js';
 import { html } from '../html.js';
 import { businessPath, csrfField, message, page, type PageFrame } from './layout.js';
 
-export function signInPage(frame: PageFrame, notice?: 'signed-out' | 'link-spent'): string {
+export type SignInNotice = 'signed-out' | 'link-spent' | 'link-malformed';
+
+export function signInPage(frame: PageFrame, notice?: SignInNotice): string {
+  const { t } = frame;
   return page(
     frame,
-    html`${notice === 'signed-out' ? message('info', 'You are signed out.') : ''}
-      ${notice === 'link-spent' ? message('error', 'That sign-in link has been used or has expired. Ask for a new one below.') : ''}
-      <p>
-        The console is for the owners and partners of a business. Enter your e-mail address and we will send you a link that signs you in.
-        It works once, within 15 minutes.
-      </p>
+    html`${notice === 'signed-out' ? message('info', t.t('signIn.signedOut')) : ''}
+      ${notice === 'link-spent' ? message('error', t.t('signIn.linkSpent')) : ''}
+      ${notice === 'link-malformed' ? message('error', t.t('signIn.linkMalformed')) : ''}
+      <p>${t.t('signIn.intro')}</p>
       <form method="post" action="/console/sign-in" class="stack">
         ${csrfField(frame)}
-        <label for="email">E-mail address</label>
+        <label for="email">${t.t('signIn.email')}</label>
         <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" />
-        <button type="submit">Send me a sign-in link</button>
+        <button type="submit">${t.t('signIn.send')}</button>
       </form>`,
   );
 }
 
 /** The same page whatever the e-mail: whether it belongs to a member is not said. */
 export function linkSentPage(frame: PageFrame): string {
+  const { t } = frame;
   return page(
     frame,
-    html`${message('success', 'If that address belongs to an owner or partner of a business, a sign-in link is on its way.')}
-      <p>
-        Open the link in this browser within 15 minutes. It works once. Nothing arrived? Check the spam folder, or
-        <a href="/console/sign-in">ask again</a>.
-      </p>`,
+    html`${message('success', t.t('signIn.sent'))}
+      <p>${t.t('signIn.sentDetail')} <a href="/console/sign-in">${t.t('signIn.askAgain')}</a></p>`,
   );
 }
 
 export function limitedPage(frame: PageFrame): string {
+  const { t } = frame;
   return page(
     frame,
-    html`${message('error', 'Too many sign-in links were asked for from here or for this address. Wait a few minutes and try again.')}
-      <p><a href="/console/sign-in">Back to sign-in</a></p>`,
+    html`${message('error', t.t('signIn.limited'))}
+      <p><a href="/console/sign-in">${t.t('signIn.back')}</a></p>`,
   );
 }
 
 /** What the e-mailed link opens: only the button's POST spends the link, so a mail scanner's GET does not. */
 export function confirmPage(frame: PageFrame, token: string): string {
+  const { t } = frame;
   return page(
     frame,
-    html`<p>Press the button to sign in to the console.</p>
+    html`<p>${t.t('signIn.confirm')}</p>
       <form method="post" action="/console/sign-in/confirm">
         ${csrfField(frame)}
         <input type="hidden" name="token" value="${token}" />
-        <button type="submit">Sign in</button>
+        <button type="submit">${t.t('signIn.button')}</button>
       </form>`,
   );
 }
 
 export function businessesPage(frame: PageFrame, memberships: Membership[]): string {
-  if (memberships.length === 0) {
-    return page(
-      frame,
-      message('info', 'This e-mail address is not an owner or partner of any business, so the console has nothing to show.'),
-    );
-  }
+  const { t } = frame;
+  if (memberships.length === 0) return page(frame, message('info', t.t('businesses.none')));
   const items = memberships.map(
     (m) =>
       html`<li>
-        <a href="${businessPath(m, '/keys')}">${m.businessName}</a> <span class="muted">(${m.slug}, ${m.role}, ${m.plan} plan)</span>
+        <a href="${businessPath(m, '/keys')}">${m.businessName}</a>
+        <span class="muted">(${m.slug}, ${t.t(`role.${m.role}`)}, ${t.t('businesses.plan', { plan: m.plan })})</span>
       </li>`,
   );
   return page(
     frame,
-    html`<p>Choose the business to manage.</p>
+    html`<p>${t.t('businesses.choose')}</p>
       <ul class="list">
         ${items}
       </ul>`,
-  );
-}
-
-export function errorPage(frame: PageFrame, text: string): string {
-  return page(
-    frame,
-    html`${message('error', text)}
-      <p><a href="/console">Back to the console</a></p>`,
   );
 }

@@ -1,53 +1,69 @@
 import { API_VERSIONS, CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
-import type { EndpointAttempt } from '#core/notices/delivery/notice-deliveries.repository.js';
-import type { TestPingResult } from '#core/notices/endpoints/webhook-test-ping.service.js';
 import type { WebhookEndpointEntity } from '#database/entities/webhook-endpoint.entity.js';
+import type { Flash } from '../console-flow.js';
+import { choiceGroup, formError, selectField, stateFor, textField, type FormState } from '../console-forms.js';
+import type { EndpointsOwner } from '../endpoints-owner.js';
 import { html, type SafeHtml } from '../html.js';
-import { NO_INTEGRATIONS } from '../plan-integrations.js';
-import { businessPath, csrfField, message, page, shownOnce, table, when, type PageFrame } from './layout.js';
+import { businessPath, confirmation, csrfField, message, page, table, when, type PageFrame } from './layout.js';
+import { notices } from './keys.page.js';
 
-/** Whose endpoints a page shows: the live business's or its sandbox's, and where its pages are. */
-export interface EndpointsOwner {
-  businessId: string;
-  /** The business its notices name: the live one's slug, for the sandbox too. */
-  slug: string;
-  /** The live business: test pings are counted for it and its sandbox together. */
-  tenantId: string;
-  /** The console path of the owner's endpoint list. */
-  path: string;
-  sandbox: boolean;
+/** The fields of the register and edit forms, as they are posted. */
+export const ENDPOINT_FORM_FIELDS = ['url', 'description', 'events', 'apiVersion'] as const;
+
+function status(frame: PageFrame, endpoint: WebhookEndpointEntity): SafeHtml {
+  const { t } = frame;
+  if (endpoint.enabled) return endpoint.failingSince ? html`${t.t('endpoint.failingSince')} ${when(frame, endpoint.failingSince)}` : html`${t.t('endpoint.enabled')}`;
+  return html`${t.t('endpoint.disabled')}${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''}`;
 }
 
-function status(endpoint: WebhookEndpointEntity): string {
-  if (endpoint.enabled) return endpoint.failingSince ? `enabled, failing since ${when(endpoint.failingSince)}` : 'enabled';
-  return endpoint.disabledReason ? `disabled (${endpoint.disabledReason})` : 'disabled';
+function endpointFields(frame: PageFrame, state: FormState | undefined, eventTypes: readonly string[], current?: WebhookEndpointEntity): SafeHtml {
+  const { t } = frame;
+  return html`${textField(state, {
+      id: 'endpoint-url',
+      name: 'url',
+      type: 'url',
+      label: t.t('endpoint.url'),
+      required: true,
+      maxlength: 2048,
+      placeholder: 'https://example.com/notices',
+      initial: current?.url,
+    })}
+    ${textField(state, { id: 'endpoint-description', name: 'description', label: t.t('endpoint.description'), hint: t.t('endpoint.descriptionHint'), initial: current?.description ?? '' })}
+    ${choiceGroup(state, {
+      id: 'endpoint-events',
+      name: 'events',
+      legend: t.t('endpoint.events'),
+      type: 'checkbox',
+      checked: current?.events ?? [],
+      choices: eventTypes.map((type) => ({ value: type, label: html`<code>${type}</code>` })),
+    })}`;
 }
 
-function createForm(frame: PageFrame, path: string, eventTypes: readonly string[]): SafeHtml {
-  const events = eventTypes.map(
-    (type) =>
-      html`<label class="choice"
-        ><input type="checkbox" name="events" value="${type}" /><span><code>${type}</code></span></label
-      >`,
-  );
-  const versions = API_VERSIONS.map((v) => html`<option value="${v}" ${v === CURRENT_API_VERSION ? html` selected` : ''}>${v}</option>`);
-  return html`<h2>Register an endpoint</h2>
-    <form method="post" action="${path}" class="stack">
-      ${csrfField(frame)}
-      <label for="endpoint-url">Address (https)</label>
-      <input id="endpoint-url" name="url" type="url" required maxlength="2048" placeholder="https://example.com/notices" />
-      <label for="endpoint-description">Description (optional)</label>
-      <input id="endpoint-description" name="description" type="text" maxlength="200" />
-      <fieldset>
-        <legend>Events</legend>
-        ${events}
-      </fieldset>
-      <label for="endpoint-version">API version of its notices</label>
-      <select id="endpoint-version" name="apiVersion">
-        ${versions}
-      </select>
-      <button type="submit">Register endpoint</button>
-    </form>`;
+function registerForm(frame: PageFrame, path: string, eventTypes: readonly string[], state: FormState | undefined): SafeHtml {
+  const { t } = frame;
+  return html`<section id="register-endpoint" aria-labelledby="register-endpoint-heading">
+    <h2 id="register-endpoint-heading">${t.t('endpoint.register')}</h2>
+    ${formError(state)}
+    <form method="post" action="${path}" class="stack" novalidate>
+      ${csrfField(frame)} ${endpointFields(frame, state, eventTypes)}
+      ${selectField(state, {
+        id: 'endpoint-version',
+        name: 'apiVersion',
+        label: t.t('endpoint.version'),
+        options: API_VERSIONS.map((v) => ({ value: v, label: v })),
+        selected: CURRENT_API_VERSION,
+      })}
+      <button type="submit">${t.t('endpoint.registerButton')}</button>
+    </form>
+  </section>`;
+}
+
+function sideIntro(frame: PageFrame, owner: EndpointsOwner): SafeHtml {
+  const { t } = frame;
+  const membership = frame.membership!;
+  return owner.sandbox
+    ? html`<p>${t.t('endpoint.sandboxIntro')} <a href="${businessPath(membership, '/webhooks')}">${t.t('endpoint.toLive')}</a></p>`
+    : html`<p>${t.t('endpoint.liveIntro')} <a href="${businessPath(membership, '/test-mode/webhooks')}">${t.t('endpoint.toSandbox')}</a></p>`;
 }
 
 export function webhooksPage(
@@ -56,134 +72,106 @@ export function webhooksPage(
   endpoints: WebhookEndpointEntity[],
   eventTypes: readonly string[],
   canCreate: boolean,
-  created?: WebhookEndpointEntity,
-  notice?: string,
+  flashes: Flash[],
+  form: FormState | undefined,
+  noIntegrations: string,
 ): string {
-  const path = owner.path;
-  const rows = endpoints.map(
-    (e) =>
-      html`<tr>
-        <td><a href="${path}/${e.id}">${e.url}</a></td>
-        <td>${e.events.join(', ')}</td>
-        <td>${e.apiVersion}</td>
-        <td>${status(e)}</td>
-      </tr>`,
-  );
+  const { t } = frame;
+  const path = `${owner.base}/webhooks`;
+  const rows = endpoints.map((e) => [
+    html`<a href="${path}/${e.id}">${e.url}</a>`,
+    html`${e.description ?? ''}`,
+    html`${e.events.join(', ')}`,
+    html`${e.apiVersion}`,
+    status(frame, e),
+  ]);
   return page(
     frame,
-    html`${notice ? message('success', notice) : ''}
-      ${created ? html`${message('success', html`Endpoint <a href="${path}/${created.id}">${created.url}</a> registered.`)}${shownOnce('new-secret', 'Its signing secret', created.secret)}` : ''}
-      ${canCreate ? '' : message('info', NO_INTEGRATIONS)} ${owner.sandbox ? sandboxIntro(frame) : liveIntro(frame)}
-      <h2>Endpoints</h2>
-      ${table('Webhook endpoints', ['Address', 'Events', 'API version', 'Status'], rows)}
-      ${canCreate ? createForm(frame, path, eventTypes) : ''}`,
+    html`${notices(frame, flashes)} ${canCreate ? '' : message('info', noIntegrations)} ${sideIntro(frame, owner)}
+      <p><a href="${owner.base}/deliveries">${t.t('endpoint.allDeliveries')}</a></p>
+      <h2>${t.t('endpoint.list')}</h2>
+      ${table(frame, t.t('endpoint.list'), [t.t('endpoint.url'), t.t('endpoint.descriptionShort'), t.t('endpoint.events'), t.t('endpoint.version'), t.t('endpoint.status')], rows)}
+      ${canCreate ? registerForm(frame, path, eventTypes, stateFor('register-endpoint', form)) : ''}`,
   );
 }
 
-/** Where the other side's endpoints are. */
-function liveIntro(frame: PageFrame): SafeHtml {
-  return html`<p>
-    The live business's endpoints. Notices of the sandbox (test keys) go to
-    <a href="${businessPath(frame.membership!, '/test-mode/webhooks')}">the sandbox's endpoints</a>.
-  </p>`;
+function pingResult(frame: PageFrame, flash: Extract<Flash, { kind: 'ping' }>): SafeHtml {
+  const { t } = frame;
+  if (flash.delivered) return message('success', t.t('endpoint.pingDelivered', { status: flash.statusCode ?? '' }));
+  const why = flash.statusCode !== null ? t.t('endpoint.answered', { status: flash.statusCode }) : (flash.error ?? t.t('endpoint.noAnswer'));
+  return message('error', t.t('endpoint.pingFailed', { why }));
 }
 
-function sandboxIntro(frame: PageFrame): SafeHtml {
-  return html`<p>
-    The sandbox's endpoints receive the notices of test keys (<code>rk_test_</code>), marked <code>"mode": "test"</code>; resetting the
-    sandbox removes them. <a href="${businessPath(frame.membership!, '/webhooks')}">The live business's endpoints</a>,
-    <a href="${businessPath(frame.membership!, '/test-mode')}">test mode</a>.
-  </p>`;
-}
-
-function pingResult(result: TestPingResult): SafeHtml {
-  const outcome = result.delivered
-    ? `Test ping delivered: the endpoint answered ${result.statusCode}.`
-    : `Test ping not delivered: ${result.statusCode !== null ? `the endpoint answered ${result.statusCode}` : (result.error ?? 'no answer')}.`;
-  return message(result.delivered ? 'success' : 'error', outcome);
-}
-
-function attemptRow(frame: PageFrame, path: string, attempt: EndpointAttempt): SafeHtml {
-  const outcome =
-    attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300
-      ? 'delivered'
-      : attempt.final
-        ? 'failed'
-        : 'will retry';
-  return html`<tr>
-    <td>${when(attempt.attemptedAt)}</td>
-    <td><code>${attempt.eventType}</code></td>
-    <td>${attempt.attempt}</td>
-    <td>${outcome}${attempt.statusCode !== null ? ` (${attempt.statusCode})` : attempt.error ? ` (${attempt.error})` : ''}</td>
-    <td>${attempt.final ? '—' : when(attempt.nextAttemptAt)}</td>
-    <td>
-      ${
-        attempt.eventType === 'webhook.test'
-          ? '—'
-          : html`<form method="post" action="${path}/redeliver" class="inline">
-              ${csrfField(frame)}<input type="hidden" name="event" value="${attempt.eventId}" /><button type="submit" class="secondary">
-                Redeliver<span class="visually-hidden"> ${attempt.eventType} of ${when(attempt.attemptedAt)}</span>
-              </button>
-            </form>`
-      }
-    </td>
-  </tr>`;
-}
-
-export interface EndpointPageExtras {
-  ping?: TestPingResult;
-  secret?: string;
-  notice?: string;
-}
-
-export function endpointPage(
-  frame: PageFrame,
-  owner: EndpointsOwner,
-  endpoint: WebhookEndpointEntity,
-  attempts: EndpointAttempt[],
-  extras: EndpointPageExtras = {},
-): string {
-  const path = `${owner.path}/${endpoint.id}`;
-  const rows = attempts.map((attempt) => attemptRow(frame, path, attempt));
+export function endpointPage(frame: PageFrame, owner: EndpointsOwner, endpoint: WebhookEndpointEntity, flashes: Flash[]): string {
+  const { t } = frame;
+  const path = `${owner.base}/webhooks/${endpoint.id}`;
+  const pings = flashes.filter((f): f is Extract<Flash, { kind: 'ping' }> => f.kind === 'ping').map((f) => pingResult(frame, f));
   return page(
     frame,
-    html`${extras.notice ? message('success', extras.notice) : ''} ${extras.ping ? pingResult(extras.ping) : ''}
-      ${extras.secret ? shownOnce('new-secret', 'The new signing secret (the old one stays valid for 24 hours)', extras.secret) : ''}
+    html`${notices(frame, flashes)} ${pings}
       <dl>
-        <dt>Address</dt>
-        <dd><code>${endpoint.url}</code></dd>
-        <dt>Events</dt>
+        <dt>${t.t('endpoint.url')}</dt>
+        <dd><code class="wrap">${endpoint.url}</code></dd>
+        <dt>${t.t('endpoint.descriptionShort')}</dt>
+        <dd>${endpoint.description ?? '—'}</dd>
+        <dt>${t.t('endpoint.events')}</dt>
         <dd>${endpoint.events.join(', ')}</dd>
-        <dt>API version</dt>
+        <dt>${t.t('endpoint.version')}</dt>
         <dd>${endpoint.apiVersion}</dd>
-        <dt>Status</dt>
-        <dd>${status(endpoint)}</dd>
-        <dt>Registered</dt>
-        <dd>${when(endpoint.createdAt)}</dd>
+        <dt>${t.t('endpoint.status')}</dt>
+        <dd>${status(frame, endpoint)}</dd>
+        <dt>${t.t('endpoint.registered')}</dt>
+        <dd>${when(frame, endpoint.createdAt)}</dd>
       </dl>
       <div class="actions">
-        <form method="post" action="${path}/test" class="inline">${csrfField(frame)}<button type="submit">Send a test ping</button></form>
-        <form method="post" action="${path}/rotate-secret" class="inline">
-          ${csrfField(frame)}<button type="submit" class="secondary">Rotate the secret</button>
-        </form>
+        <form method="post" action="${path}/test" class="inline">${csrfField(frame)}<button type="submit">${t.t('endpoint.ping')}</button></form>
+        <a class="button secondary" href="${path}/edit">${t.t('endpoint.edit')}</a>
+        <a class="button secondary" href="${path}/rotate-secret">${t.t('endpoint.rotate')}</a>
         <form method="post" action="${path}/${endpoint.enabled ? 'disable' : 'enable'}" class="inline">
-          ${csrfField(frame)}<button type="submit" class="secondary">${endpoint.enabled ? 'Disable' : 'Enable'}</button>
+          ${csrfField(frame)}<button type="submit" class="secondary">${endpoint.enabled ? t.t('endpoint.disable') : t.t('endpoint.enable')}</button>
         </form>
-        <a href="${path}/delete">Delete…</a>
+        <a class="button danger" href="${path}/delete">${t.t('endpoint.delete')}</a>
       </div>
-      <h2>Deliveries</h2>
-      ${table('Delivery attempts', ['Attempted', 'Event', 'Attempt', 'Outcome', 'Next attempt', 'Redeliver'], rows)}
-      <p><a href="${owner.path}">All ${owner.sandbox ? 'sandbox ' : ''}endpoints</a></p>`,
+      <p><a href="${owner.base}/deliveries?endpoint=${endpoint.id}">${t.t('endpoint.itsDeliveries')}</a></p>
+      <p><a href="${owner.base}/webhooks">${t.t('endpoint.all')}</a></p>`,
+  );
+}
+
+export function editPage(frame: PageFrame, owner: EndpointsOwner, endpoint: WebhookEndpointEntity, eventTypes: readonly string[], form: FormState | undefined): string {
+  const { t } = frame;
+  const path = `${owner.base}/webhooks/${endpoint.id}`;
+  const state = stateFor('edit-endpoint', form);
+  return page(
+    frame,
+    html`<section id="edit-endpoint">
+      ${formError(state)}
+      <form method="post" action="${path}/edit" class="stack" novalidate>
+        ${csrfField(frame)} ${endpointFields(frame, state, eventTypes, endpoint)}
+        <div class="actions">
+          <button type="submit">${t.t('endpoint.save')}</button>
+          <a href="${path}">${t.t('confirm.cancel')}</a>
+        </div>
+      </form>
+    </section>`,
   );
 }
 
 export function deleteConfirmPage(frame: PageFrame, owner: EndpointsOwner, endpoint: WebhookEndpointEntity): string {
-  const path = `${owner.path}/${endpoint.id}`;
-  return page(
-    frame,
-    html`<p>Delete the endpoint <code>${endpoint.url}</code>? No notice is sent to it after this, and its delivery log goes with it.</p>
-      <form method="post" action="${path}/delete" class="actions">
-        ${csrfField(frame)}<button type="submit" class="danger">Delete the endpoint</button><a href="${path}">Cancel</a>
-      </form>`,
-  );
+  const path = `${owner.base}/webhooks/${endpoint.id}`;
+  return confirmation(frame, {
+    text: html`<p>${frame.t.t('endpoint.deleteConfirm', { url: endpoint.url })}</p>`,
+    action: `${path}/delete`,
+    button: frame.t.t('endpoint.deleteButton'),
+    cancel: path,
+  });
+}
+
+export function rotateConfirmPage(frame: PageFrame, owner: EndpointsOwner, endpoint: WebhookEndpointEntity): string {
+  const path = `${owner.base}/webhooks/${endpoint.id}`;
+  return confirmation(frame, {
+    text: html`<p>${frame.t.t('endpoint.rotateConfirm', { url: endpoint.url })}</p>`,
+    action: `${path}/rotate-secret`,
+    button: frame.t.t('endpoint.rotateButton'),
+    cancel: path,
+  });
 }

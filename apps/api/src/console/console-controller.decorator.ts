@@ -1,0 +1,28 @@
+import { applyDecorators, Controller, Header, Redirect, UseFilters, UseGuards } from '@nestjs/common';
+import { Public } from '../auth/route-access.decorators.js';
+import { BusinessMemberGuard } from './business-member.guard.js';
+import { ConsoleExceptionFilter } from './console-exception.filter.js';
+import { ConsoleFormGuard } from './console-form.guard.js';
+import { ConsoleSessionGuard } from './console-session.guard.js';
+
+export const CONSOLE_PATH = 'console';
+
+/** The console's paths, left out of the API's /v1/api prefix. */
+export const CONSOLE_ROUTES = [CONSOLE_PATH, `${CONSOLE_PATH}/{*path}`];
+
+/**
+ * A controller of the console's pages (docs/design-record.md#d29): under /console, outside the API's
+ * key and rate limit (its own session instead), its guards in order: the session, then for a
+ * business's pages the member's right to it, then a POST's form and token; its errors are pages.
+ */
+export function ConsoleController(path: string | string[], opts: { business: boolean }): ClassDecorator {
+  const guards = opts.business ? [ConsoleSessionGuard, BusinessMemberGuard, ConsoleFormGuard] : [ConsoleSessionGuard, ConsoleFormGuard];
+  const paths = (Array.isArray(path) ? path : [path]).map((p) => (p === '' ? CONSOLE_PATH : `${CONSOLE_PATH}/${p}`));
+  return applyDecorators(Controller(paths.length === 1 ? paths[0] : paths), Public(), UseGuards(...guards), UseFilters(ConsoleExceptionFilter));
+}
+
+/** A page: HTML, written for this request. */
+export const ConsolePage = (): MethodDecorator => applyDecorators(Header('Content-Type', 'text/html; charset=utf-8'));
+
+/** A form's action: it answers 303 to the page the handler names (ConsoleFlow.seeOther). */
+export const ConsoleAction = (): MethodDecorator => applyDecorators(Redirect(undefined, 303));

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { ConsoleAuditService, type ConsoleAction } from '#core/console-audit/console-audit.service.js';
+import { ConsoleFlashService } from '#core/console-flash/console-flash.service.js';
+import type { Attempted, FormState } from './console-forms.js';
+import { membershipOf, sessionOf, type ConsoleForm, type ConsoleState } from './console-request.js';
+import type { MessageKey } from './i18n/messages.en.js';
+import type { MessageParams } from './i18n/translator.js';
+
+/** What a POST leaves for the page it redirects to, shown there once. */
+export type Flash =
+  | { kind: 'notice'; key: MessageKey; params?: MessageParams }
+  | { kind: 'form'; state: FormState }
+  /** A value shown once: a new key, an endpoint's secret. */
+  | { kind: 'secret'; label: MessageKey; value: string; key: MessageKey; params?: MessageParams }
+  | { kind: 'ping'; delivered: boolean; statusCode: number | null; error: string | null };
+
+/** A handler's 303 (with `@Redirect()` on the route): the browser GETs `url`, and a reload repeats the GET. */
+export interface SeeOther {
+  url: string;
+  statusCode: 303;
+}
+
+const pathOf = (url: string): string => url.split(/[?#]/)[0];
+
+/**
+ * Post/Redirect/Get for every console form (docs/design-record.md#d29): a POST does its work,
+ * leaves its result as a one-time flash of the session for the page it names, and answers 303;
+ * Reload and Back then repeat only the GET, and a secret is on that one page view only.
+ */
+@Injectable()
+export class ConsoleFlow {
+  constructor(
+    private readonly flashes: ConsoleFlashService,
+    private readonly audit: ConsoleAuditService,
+  ) {}
+
+  async seeOther(state: ConsoleState, url: string, ...flashes: Flash[]): Promise<SeeOther> {
+    if (state.session) for (const flash of flashes) await this.flashes.put(state.session.id, pathOf(url), flash);
+    return { url, statusCode: 303 };
+  }
+
+  /** A refused form: back to its page, with what was typed and why it was refused. */
+  refused(state: ConsoleState, url: string, form: string, posted: ConsoleForm, fields: readonly string[], refusal: Attempted<never>): Promise<SeeOther> {
+    if (refusal.ok) throw new Error('refused() takes a refusal');
+    const values = posted.values(fields);
+    return this.seeOther(state, `${url}#${form}`, { kind: 'form', state: { form, values, fieldErrors: refusal.fieldErrors, error: refusal.error } });
+  }
+
+  /** What was left for this page; each flash is given once. */
+  async taken(state: ConsoleState): Promise<Flash[]> {
+    if (!state.session) return [];
+    return (await this.flashes.take(state.session.id, state.path)) as Flash[];
+  }
+
+  /** Writes a change to the business's audit, by the signed-in member, from the request's address. */
+  async audited(state: ConsoleState, action: ConsoleAction, subject: string): Promise<void> {
+    await this.audit.record({
+      businessId: membershipOf(state).businessId,
+      actorEmail: sessionOf(state).email,
+      action,
+      subject,
+      address: state.address,
+    });
+  }
+}
+
+export const formStateIn = (flashes: Flash[]): FormState | undefined =>
+  flashes.find((flash): flash is Extract<Flash, { kind: 'form' }> => flash.kind === 'form')?.state;

@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import type { RequestBody } from '#contract/contract-types.js';
+import type { OperationId } from '#contract/generated/operations.js';
+import { validationFailed } from '#core/errors/domain-error.js';
+import { requestValidator } from '#extensions-api/http/operation-input.interceptor.js';
+
+/**
+ * A console form's input checked by the API's own validator, compiled from the contract, as the
+ * operation the form stands for (docs/design-record.md#d29): one set of input rules for the API and
+ * the console, never a copy. A refusal is the API's VALIDATION_FAILED, with the same field paths.
+ */
+@Injectable()
+export class ContractInput {
+  body<O extends OperationId>(operationId: O, body: unknown): RequestBody<O> {
+    const result = requestValidator().validateBody<RequestBody<O>>(operationId, body);
+    if (!result.ok) throw validationFailed(result.problems);
+    return result.value;
+  }
+}

@@ -1,0 +1,18 @@
+import { Get } from '@nestjs/common';
+import { ConsoleAuditService } from '#core/console-audit/console-audit.service.js';
+import { ConsoleController, ConsolePage } from '../console-controller.decorator.js';
+import { Console, membershipOf, type ConsoleState } from '../console-request.js';
+import { auditPage } from '../pages/audit.page.js';
+
+/** The business's audit: the console's changes, sign-ins and the operator's changes, newest first. */
+@ConsoleController('b/:slug/audit', { business: true })
+export class AuditController {
+  constructor(private readonly audit: ConsoleAuditService) {}
+
+  @Get()
+  @ConsolePage()
+  async show(@Console() state: ConsoleState): Promise<string> {
+    const entries = await this.audit.latest(membershipOf(state).businessId);
+    return auditPage({ t: state.translator, title: state.translator.t('audit.title'), csrf: state.csrf, session: state.session, membership: state.membership, section: 'audit' }, entries);
+  }
+}
