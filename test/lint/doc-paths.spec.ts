@@ -11,6 +11,7 @@ const DOCUMENTS = [
   'README.md',
   'docs/README.md',
   'docs/design-record.md',
+  'docs/history.md',
   'docs/error-codes.md',
   'docs/operations-interface.md',
   'docs/extending.md',
