@@ -9,6 +9,7 @@ import { ConsoleLinkRequests, SIGN_IN_MAILER } from '#core/console-auth/console-
 import { ConsoleFlashModule } from '#core/console-flash/console-flash.module.js';
 import { SandboxModule } from '#core/sandbox/sandbox.module.js';
 import { WebhooksModule } from '#core/notices/webhooks.module.js';
+import { EventsModule } from '#core/notices/event-log/events.module.js';
 import { mailTransportProvider } from '#jobs/processors/mail/mail-transport.js';
 import { BusinessMemberGuard } from './business-member.guard.js';
 import { ConsoleFlow } from './console-flow.js';
@@ -18,6 +19,8 @@ import { ConsoleSessionGuard } from './console-session.guard.js';
 import { ContractInput } from './contract-input.js';
 import { ConsoleAssetsController } from './controllers/assets.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { DeliveriesController } from './controllers/deliveries.controller.js';
+import { EventsController } from './controllers/events.controller.js';
 import { KeysController } from './controllers/keys.controller.js';
 import { SignInController } from './controllers/sign-in.controller.js';
 import { TestModeController } from './controllers/test-mode.controller.js';
@@ -25,7 +28,7 @@ import { WebhooksController } from './controllers/webhooks.controller.js';
 import { EndpointsOwners } from './endpoints-owner.js';
 import { TransportSignInMailer } from './sign-in-mailer.js';
 
-const PAGES = [SignInController, KeysController, WebhooksController, TestModeController, AuditController];
+const PAGES = [SignInController, KeysController, WebhooksController, DeliveriesController, EventsController, TestModeController, AuditController];
 
 /**
  * The owner's console (docs/design-record.md#d29): Nest controllers of the API app, on the domain
@@ -33,7 +36,7 @@ const PAGES = [SignInController, KeysController, WebhooksController, TestModeCon
  * form token) instead of the API's key.
  */
 @Module({
-  imports: [ConsoleAuthModule, ConsoleAuditModule, ConsoleFlashModule, BusinessesModule, ApiKeysModule, WebhooksModule, SandboxModule],
+  imports: [ConsoleAuthModule, ConsoleAuditModule, ConsoleFlashModule, BusinessesModule, ApiKeysModule, WebhooksModule, EventsModule, SandboxModule],
   controllers: [ConsoleAssetsController, ...PAGES],
   providers: [
     mailTransportProvider,
