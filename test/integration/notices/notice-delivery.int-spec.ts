@@ -377,7 +377,21 @@ describe('notice delivery (worker in process, real Redis, receiver on loopback)'
     await db.query('DELETE FROM notices WHERE id = $1', [gone.noticeId]);
     const record = (delivery: typeof kept) => ({
       delivery,
-      attempt: { id: newId(), deliveryId: delivery.id, attemptedAt: new Date(), statusCode: 200, durationMs: 3, error: null },
+      attempt: {
+        id: newId(),
+        deliveryId: delivery.id,
+        attemptedAt: new Date(),
+        statusCode: 200,
+        durationMs: 3,
+        error: null,
+        requestUrl: null,
+        requestHeaders: null,
+        apiVersion: null,
+        requestBodySha256: null,
+        requestBody: null,
+        responseExcerpt: null,
+        failure: null,
+      },
       deliveredAt: new Date(),
     });
     const success = record(kept);

@@ -6,6 +6,8 @@ import { MailModule } from '../mail/mail.module.js';
 import { NoticesModule } from './outbox/notices.module.js';
 import { PaginationModule } from '../pagination/pagination.module.js';
 import { dnsLookup } from './endpoints/host-lookup.js';
+import { DeliveryHistoryRepository } from './delivery-history/delivery-history.repository.js';
+import { DeliveryHistory } from './delivery-history/delivery-history.service.js';
 import { NoticeDeliveriesRepository } from './delivery/notice-deliveries.repository.js';
 import { NoticeDeliveriesService } from './delivery/notice-deliveries.service.js';
 import { NoticeDeliveryBatches } from './delivery/notice-delivery-batches.js';
@@ -36,6 +38,8 @@ import { WebhookTestPingService } from './endpoints/webhook-test-ping.service.js
     NoticeDeliveriesService,
     WebhookEndpointsService,
     WebhookTestPingService,
+    DeliveryHistoryRepository,
+    DeliveryHistory,
   ],
   exports: [
     CLOCK,
@@ -50,6 +54,7 @@ import { WebhookTestPingService } from './endpoints/webhook-test-ping.service.js
     NoticeDeliveriesService,
     WebhookEndpointsService,
     WebhookTestPingService,
+    DeliveryHistory,
   ],
 })
 export class WebhooksModule {}

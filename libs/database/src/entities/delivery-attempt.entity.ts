@@ -34,6 +34,34 @@ export class DeliveryAttemptEntity {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
+  /** The address posted to, as it was then (an endpoint's address can be edited); null when nothing was sent. */
+  @Column({ name: 'request_url', type: 'text', nullable: true })
+  requestUrl: string | null;
+
+  /** The request's headers as sent, in order, as [name, value] pairs; null when nothing was sent. */
+  @Column({ name: 'request_headers', type: 'jsonb', nullable: true })
+  requestHeaders: [string, string][] | null;
+
+  /** The version the body was shaped for (docs/design-record.md#d22); null when nothing was sent. */
+  @Column({ name: 'api_version', type: 'text', nullable: true })
+  apiVersion: string | null;
+
+  /** SHA-256 of the body as sent: a body rebuilt from the notice is shown only when it matches. */
+  @Column({ name: 'request_body_sha256', type: 'bytea', nullable: true })
+  requestBodySha256: Buffer | null;
+
+  /** The body as sent, only when it cannot be rebuilt from the notice (a test ping's). */
+  @Column({ name: 'request_body', type: 'text', nullable: true })
+  requestBody: string | null;
+
+  /** The first 1 KB of the answer's body, as text (never a test ping's, docs/design-record.md#d25). */
+  @Column({ name: 'response_excerpt', type: 'text', nullable: true })
+  responseExcerpt: string | null;
+
+  /** What kind of failure it was, as a code (attemptErrorText turns it into words); null when delivered. */
+  @Column({ type: 'text', nullable: true })
+  failure: string | null;
+
   @ManyToOne(() => NoticeDeliveryEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'delivery_id' })
   delivery?: NoticeDeliveryEntity;

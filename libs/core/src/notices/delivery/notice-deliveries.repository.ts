@@ -104,6 +104,18 @@ export interface DeliveryUpdate {
 
 type RefRow = { business_id: string; notice_id: string; endpoint_id: string };
 
+/** What an attempt keeps of its exchange, one array per column (docs/design-record.md#d29); the digest as hex. */
+type ExchangeColumns = [
+  requestUrls: (string | null)[],
+  requestHeaders: (string | null)[],
+  apiVersions: (string | null)[],
+  requestBodySha256: (string | null)[],
+  responseExcerpts: (string | null)[],
+  failures: (string | null)[],
+];
+
+const jsonOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
 /** One attempt of an endpoint's log (GET /webhook-endpoints/{id}/deliveries). */
 export interface EndpointAttempt {
   id: string;
@@ -172,15 +184,20 @@ const RECORD_DELIVERED = defineStatement<
     durationsMs: number[],
     errors: (string | null)[],
     deliveredAt: Date[],
+    ...exchange: ExchangeColumns,
   ]
 >({
   name: 'record_deliveries_delivered',
   text: `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::timestamptz[])
-      AS t(attempt_id, delivery_id, business_id, endpoint_id, attempted_at, status_code, duration_ms, error, delivered_at)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::int[], $7::int[], $8::text[], $9::timestamptz[],
+                       $10::text[], $11::jsonb[], $12::text[], $13::text[], $14::text[], $15::text[])
+      AS t(attempt_id, delivery_id, business_id, endpoint_id, attempted_at, status_code, duration_ms, error, delivered_at,
+           request_url, request_headers, api_version, request_body_sha256, response_excerpt, failure)
 ), attempt AS (
-  INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
-  SELECT i.attempt_id, i.delivery_id, d.endpoint_id, d.attempts + 1, i.attempted_at, i.status_code, i.duration_ms, i.error
+  INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error,
+                                 request_url, request_headers, api_version, request_body_sha256, response_excerpt, failure)
+  SELECT i.attempt_id, i.delivery_id, d.endpoint_id, d.attempts + 1, i.attempted_at, i.status_code, i.duration_ms, i.error,
+         i.request_url, i.request_headers, i.api_version, decode(i.request_body_sha256, 'hex'), i.response_excerpt, i.failure
     FROM input i JOIN notice_deliveries d ON d.business_id = i.business_id AND d.id = i.delivery_id
   ON CONFLICT (id) DO NOTHING
   RETURNING id, delivery_id
@@ -213,11 +230,18 @@ const INSERT_ATTEMPT = defineStatement<
     statusCode: number | null,
     durationMs: number,
     error: string | null,
+    requestUrl: string | null,
+    requestHeaders: string | null,
+    apiVersion: string | null,
+    requestBodySha256: Buffer | null,
+    responseExcerpt: string | null,
+    failure: string | null,
   ]
 >({
   name: 'insert_delivery_attempt',
-  text: `INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
-SELECT $1, d.id, $3, $4, $5, $6, $7, $8 FROM notice_deliveries d WHERE d.id = $2
+  text: `INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error,
+                               request_url, request_headers, api_version, request_body_sha256, response_excerpt, failure)
+SELECT $1, d.id, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14 FROM notice_deliveries d WHERE d.id = $2
    FOR KEY SHARE`,
 });
 
@@ -289,6 +313,10 @@ const RECORD_TEST_PING = defineStatement<
     durationMs: number,
     error: string | null,
     delivered: boolean,
+    requestUrl: string | null,
+    requestHeaders: string | null,
+    apiVersion: string,
+    requestBody: string | null,
   ]
 >({
   name: 'record_test_ping',
@@ -305,11 +333,18 @@ const RECORD_TEST_PING = defineStatement<
     FROM notice
   RETURNING id
 )
-INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error)
-SELECT $7, delivery.id, $3, 1, $6, $8, $9, $10 FROM delivery`,
+INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms, error,
+                               request_url, request_headers, api_version, request_body_sha256, request_body, failure)
+SELECT $7, delivery.id, $3, 1, $6, $8, $9, $10, $12, $13::jsonb, $14, sha256(convert_to($15, 'UTF8')), $15,
+       CASE WHEN NOT $11::boolean THEN $10 END
+  FROM delivery`,
 });
 
-/** A test ping to keep in the delivery log: what was sent and how it fared. */
+/**
+ * A test ping to keep in the delivery log: what was sent and how it fared. Its body is kept as
+ * sent (built from the request, it is not rebuilt from the stored notice); its answer is not, nor
+ * more of a failure than its class (docs/design-record.md#d25).
+ */
 export interface TestPingRecord {
   noticeId: string;
   businessId: string;
@@ -321,6 +356,11 @@ export interface TestPingRecord {
   durationMs: number;
   error: string | null;
   delivered: boolean;
+  /** The address posted to, the headers as sent (null when nothing was sent), the version and the body. */
+  requestUrl: string;
+  requestHeaders: [string, string][] | null;
+  apiVersion: string;
+  requestBody: string;
 }
 
 const SETTLE = defineStatement<
@@ -465,6 +505,12 @@ export class NoticeDeliveriesRepository {
       column((r) => r.attempt.durationMs),
       column((r) => r.attempt.error),
       column((r) => r.deliveredAt),
+      column((r) => r.attempt.requestUrl),
+      column((r) => jsonOrNull(r.attempt.requestHeaders)),
+      column((r) => r.attempt.apiVersion),
+      column((r) => r.attempt.requestBodySha256?.toString('hex') ?? null),
+      column((r) => r.attempt.responseExcerpt),
+      column((r) => r.attempt.failure),
     ]);
   }
 
@@ -479,6 +525,12 @@ export class NoticeDeliveriesRepository {
       attempt.statusCode,
       attempt.durationMs,
       attempt.error,
+      attempt.requestUrl,
+      jsonOrNull(attempt.requestHeaders),
+      attempt.apiVersion,
+      attempt.requestBodySha256,
+      attempt.responseExcerpt,
+      attempt.failure,
     ]);
     return inserted > 0;
   }
@@ -497,6 +549,10 @@ export class NoticeDeliveriesRepository {
       ping.durationMs,
       ping.error,
       ping.delivered,
+      ping.requestHeaders === null ? null : ping.requestUrl,
+      jsonOrNull(ping.requestHeaders),
+      ping.apiVersion,
+      ping.requestHeaders === null ? null : ping.requestBody,
     ]);
   }
 

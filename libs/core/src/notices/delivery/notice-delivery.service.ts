@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
-import { shapeNotice } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
 import { CLOCK, type Clock } from '../../clock/clock.js';
-import { checkNoticeBody, deliveredNotice } from '../outbox/notice-body.js';
+import { bodyDigest, noticeAsSent } from './notice-as-sent.js';
+import { NOT_SENT } from './send-failure.js';
 import { SecretsCipher } from '../../secrets/secrets-cipher.js';
 import { NoticeDeliveriesRepository, type DeliveryRef, type DeliveryToSend, type NewAttempt } from './notice-deliveries.repository.js';
 import { NoticeDeliveryBatches } from './notice-delivery-batches.js';
@@ -50,14 +50,26 @@ function reasonToDisable(result: SendResult, failingSince: Date, attemptedAt: Da
   return null;
 }
 
-/** An attempt that never left: nothing was sent, for `error`. */
-function unsent(error: string): SendResult {
-  return { delivered: false, statusCode: null, durationMs: 0, error, failure: 'refused', retryAfterMs: null };
+/** An attempt that never left: nothing was sent, for `error` (its code: `failureCode`). */
+function unsent(error: string, failureCode: string): SendResult {
+  return {
+    delivered: false,
+    statusCode: null,
+    durationMs: 0,
+    error,
+    failure: 'refused',
+    retryAfterMs: null,
+    failureCode,
+    requestHeaders: null,
+    responseExcerpt: null,
+  };
 }
 
 interface AttemptRecord {
   attemptedAt: Date;
   result: SendResult;
+  /** The body sent; absent when the attempt never left. */
+  body?: string;
 }
 
 /**
@@ -110,16 +122,15 @@ export class NoticeDeliveryService {
       return this.failUnsent(
         delivery,
         attemptedAt,
-        `not sent: the endpoint is disabled (${delivery.endpoint.disabledReason ?? 'by the business'})`,
+        unsent(`not sent: the endpoint is disabled (${delivery.endpoint.disabledReason ?? 'by the business'})`, NOT_SENT.endpointDisabled),
       );
     }
     let body: string;
     try {
       // Shaped for the version the endpoint is pinned to, and signed as sent (docs/design-record.md#d22).
-      const notice = deliveredNotice(checkNoticeBody(delivery.payload), delivery.sandbox ? 'test' : 'live');
-      body = JSON.stringify(shapeNotice(delivery.endpoint.apiVersion, notice.type, notice));
+      body = noticeAsSent(delivery.payload, delivery.sandbox ? 'test' : 'live', delivery.endpoint.apiVersion);
     } catch (error) {
-      return this.failUnsent(delivery, attemptedAt, `not sent: ${(error as Error).message}`);
+      return this.failUnsent(delivery, attemptedAt, unsent(`not sent: ${(error as Error).message}`, NOT_SENT.bodyUnusable));
     }
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     let signature: string;
@@ -128,7 +139,9 @@ export class NoticeDeliveryService {
     } catch (error) {
       this.logger.warn(`Notice ${delivery.noticeId} to endpoint ${delivery.endpointId} was not signed: ${(error as Error).message}`);
       // On the retry schedule: a SECRETS_KEY put right, or a rotation, lets a later attempt through.
-      return this.database.transactional(() => this.settleFailure(delivery, { attemptedAt, result: unsent(SECRET_UNUSABLE) }));
+      return this.database.transactional(() =>
+        this.settleFailure(delivery, { attemptedAt, result: unsent(SECRET_UNUSABLE, NOT_SENT.secretUnusable) }),
+      );
     }
     const result = await this.sender.send({
       tenantId: delivery.liveBusinessId,
@@ -142,12 +155,12 @@ export class NoticeDeliveryService {
       // The common case, in one statement shared with the other successes of the moment.
       await this.batches.recordDelivered({
         delivery,
-        attempt: this.attemptRow(delivery, { attemptedAt, result }),
+        attempt: this.attemptRow(delivery, { attemptedAt, result, body }),
         deliveredAt: new Date(),
       });
       return { kind: 'delivered', statusCode: result.statusCode };
     }
-    return this.database.transactional(() => this.settleFailure(delivery, { attemptedAt, result }));
+    return this.database.transactional(() => this.settleFailure(delivery, { attemptedAt, result, body }));
   }
 
   /** Records a failed attempt and what follows it: a retry, or the end (FAILED, the endpoint maybe disabled). */
@@ -182,9 +195,10 @@ export class NoticeDeliveryService {
   }
 
   /** A delivery that cannot be sent at all: recorded as an attempt that never left, and FAILED at once. */
-  private failUnsent(delivery: DeliveryToSend, attemptedAt: Date, error: string): Promise<DeliveryOutcome> {
+  private failUnsent(delivery: DeliveryToSend, attemptedAt: Date, result: SendResult): Promise<DeliveryOutcome> {
+    const error = result.error ?? 'not sent';
     return this.database.transactional(async () => {
-      if (!(await this.deliveries.insertAttempt(this.attemptRow(delivery, { attemptedAt, result: unsent(error) })))) return DELIVERY_GONE;
+      if (!(await this.deliveries.insertAttempt(this.attemptRow(delivery, { attemptedAt, result })))) return DELIVERY_GONE;
       await this.deliveries.settle(delivery.businessId, delivery.id, { status: 'FAILED', nextAttemptAt: null, deliveredAt: null });
       return { kind: 'failed', error };
     });
@@ -218,7 +232,10 @@ export class NoticeDeliveryService {
     return secrets;
   }
 
-  private attemptRow(delivery: DeliveryToSend, { attemptedAt, result }: AttemptRecord): NewAttempt {
+  private attemptRow(delivery: DeliveryToSend, { attemptedAt, result, body }: AttemptRecord): NewAttempt {
+    // What was sent is kept only when something was (docs/design-record.md#d29); the body itself is
+    // rebuilt from the notice and this version, and shown when its digest matches.
+    const sent = result.requestHeaders !== null && body !== undefined;
     return {
       id: newId(),
       deliveryId: delivery.id,
@@ -228,6 +245,13 @@ export class NoticeDeliveryService {
       statusCode: result.statusCode,
       durationMs: result.durationMs,
       error: result.error,
+      requestUrl: sent ? delivery.endpoint.url : null,
+      requestHeaders: sent ? result.requestHeaders : null,
+      apiVersion: sent ? delivery.endpoint.apiVersion : null,
+      requestBodySha256: sent ? bodyDigest(body) : null,
+      requestBody: null,
+      responseExcerpt: result.responseExcerpt,
+      failure: result.failureCode,
     };
   }
 }

@@ -5,7 +5,8 @@ import { refuseInsideTransaction } from '#database/database.js';
 import { resolveDeliveryTarget, withoutResolvedAddress } from '../endpoints/delivery-target.js';
 import { PinnedDispatchers } from '../endpoints/pinned-dispatchers.js';
 import { parseRetryAfter } from './retry-after.js';
-import { failureClassOf, type SendFailure } from './send-failure.js';
+import { responseExcerpt, RESPONSE_EXCERPT_BYTES } from './response-excerpt.js';
+import { HTTP_REDIRECT, HTTP_STATUS, NOT_SENT, failureClassOf, failureCodeOf, type SendFailure } from './send-failure.js';
 import { WebhookResolver } from '../endpoints/webhook-resolver.js';
 /** The sender's time and size limits; a token so that tests can shorten them. */
 export const NOTICE_SEND_LIMITS = Symbol('NOTICE_SEND_LIMITS');
@@ -50,6 +51,12 @@ export interface SendResult {
   failure: SendFailure | null;
   /** What a Retry-After on a 429 or 503 asked for; null otherwise. */
   retryAfterMs: number | null;
+  /** The failure's code for the delivery log (attemptErrorText words it); null when delivered. */
+  failureCode: string | null;
+  /** The request's headers as sent, in order; null when nothing was sent (the address refused). */
+  requestHeaders: [string, string][] | null;
+  /** The first 1 KB of the answer's body as text; null when no answer or an empty one. */
+  responseExcerpt: string | null;
 }
 
 const USER_AGENT = 'business-scheduling-notices/1.3.0';
@@ -114,13 +121,24 @@ export class NoticeSender implements OnApplicationShutdown {
     refuseInsideTransaction('Sending a notice');
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const failed = (statusCode: number | null, error: string, failure: SendFailure, retryAfterMs: number | null = null): SendResult => ({
+    let requestHeaders: [string, string][] | null = null;
+    let answer: string | null = null;
+    const failed = (
+      statusCode: number | null,
+      error: string,
+      failure: SendFailure,
+      failureCode: string,
+      retryAfterMs: number | null = null,
+    ): SendResult => ({
       delivered: false,
       statusCode,
       durationMs: elapsed(),
       error,
       failure,
       retryAfterMs,
+      failureCode,
+      requestHeaders,
+      responseExcerpt: answer,
     });
 
     const target = await resolveDeliveryTarget(notice.url, {
@@ -128,9 +146,26 @@ export class NoticeSender implements OnApplicationShutdown {
       ports: this.config.WEBHOOK_PORTS,
       resolve: (hostname) => this.resolver.resolve(notice.tenantId, hostname, this.limits.connectTimeoutMs),
     });
-    if (!target.ok) return failed(null, `not sent: ${target.reason}`, target.unresolved ? 'dns' : 'refused');
+    if (!target.ok) {
+      const unresolved = target.unresolved === true;
+      return failed(
+        null,
+        `not sent: ${target.reason}`,
+        unresolved ? 'dns' : 'refused',
+        unresolved ? NOT_SENT.hostNotFound : NOT_SENT.addressRefused,
+      );
+    }
 
     const remaining = Math.max(1, this.limits.totalTimeoutMs - elapsed());
+    // Kept as sent, in order, for the delivery log (docs/design-record.md#d29).
+    requestHeaders = [
+      ['content-type', 'application/json'],
+      ['user-agent', USER_AGENT],
+      ['webhook-id', notice.id],
+      ['webhook-timestamp', String(notice.timestamp)],
+      ['webhook-signature', notice.signature],
+      ['x-service-signature', notice.signature],
+    ];
     try {
       const response = await request(target.url, {
         method: 'POST',
@@ -138,36 +173,41 @@ export class NoticeSender implements OnApplicationShutdown {
         signal: AbortSignal.timeout(remaining),
         headersTimeout: remaining,
         bodyTimeout: remaining,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          'webhook-id': notice.id,
-          'webhook-timestamp': String(notice.timestamp),
-          'webhook-signature': notice.signature,
-          'x-service-signature': notice.signature,
-        },
+        headers: requestHeaders.flat(),
         body: notice.body,
       });
       const { statusCode } = response;
-      let answer: Buffer = Buffer.alloc(0);
+      let body: Buffer = Buffer.alloc(0);
       try {
-        answer = await readAtMost(response.body, this.limits.maxResponseBytes);
+        // No more than the log keeps is read; a slow body is cut by the same signal as the rest.
+        body = await readAtMost(response.body, Math.min(this.limits.maxResponseBytes, RESPONSE_EXCERPT_BYTES));
       } catch {
         // The status line decides the outcome; an answer cut short changes nothing.
       }
+      answer = responseExcerpt(body);
       if (statusCode >= 200 && statusCode <= 299) {
-        return { delivered: true, statusCode, durationMs: elapsed(), error: null, failure: null, retryAfterMs: null };
+        return {
+          delivered: true,
+          statusCode,
+          durationMs: elapsed(),
+          error: null,
+          failure: null,
+          retryAfterMs: null,
+          failureCode: null,
+          requestHeaders,
+          responseExcerpt: answer,
+        };
       }
       if (statusCode >= 300 && statusCode <= 399) {
         const location = header(response.headers.location) ?? '(none)';
-        return failed(statusCode, `HTTP ${statusCode}: redirect not followed (Location: ${location.slice(0, 200)})`, 'http');
+        return failed(statusCode, `HTTP ${statusCode}: redirect not followed (Location: ${location.slice(0, 200)})`, 'http', HTTP_REDIRECT);
       }
       const retryAfterMs =
         statusCode === 429 || statusCode === 503 ? parseRetryAfter(header(response.headers['retry-after']), new Date()) : null;
-      const said = excerpt(answer);
-      return failed(statusCode, `HTTP ${statusCode}${said === '' ? '' : `: ${said}`}`, 'http', retryAfterMs);
+      const said = excerpt(body);
+      return failed(statusCode, `HTTP ${statusCode}${said === '' ? '' : `: ${said}`}`, 'http', HTTP_STATUS, retryAfterMs);
     } catch (error) {
-      return failed(null, withoutResolvedAddress(describeError(error), target), failureClassOf(error));
+      return failed(null, withoutResolvedAddress(describeError(error), target), failureClassOf(error), failureCodeOf(error));
     }
   }
 }

@@ -99,6 +99,10 @@ export class WebhookTestPingService {
         durationMs: result.durationMs,
         error: result.failure,
         delivered: result.delivered,
+        requestUrl: endpoint.url,
+        requestHeaders: result.requestHeaders,
+        apiVersion: endpoint.apiVersion,
+        requestBody: body,
       });
       return { delivered: result.delivered, statusCode: result.statusCode, durationMs: result.durationMs, error: result.failure };
     } finally {

@@ -29,6 +29,8 @@ export interface EventPageFilter {
   types: readonly string[];
   /** Created at or after this instant (the later of the caller's `createdSince` and the retention limit). */
   since: string;
+  /** Only notices about this resource: its `data.id`, or the `data.previousId` it replaces (the console's filter). */
+  resourceId?: string;
 }
 
 // The page is cut first, from the (business_id, created_at, id) index read backwards; only its
@@ -52,7 +54,15 @@ function deliveryCountsOf(notice: string): string {
 }
 
 const EVENT_PAGE = defineStatement<
-  [businessId: string, types: readonly string[], since: string, beforeTime: string | null, beforeId: string | null, limit: number],
+  [
+    businessId: string,
+    types: readonly string[],
+    since: string,
+    beforeTime: string | null,
+    beforeId: string | null,
+    limit: number,
+    resourceId: string | null,
+  ],
   EventRow
 >({
   name: 'event_page',
@@ -61,6 +71,7 @@ const EVENT_PAGE = defineStatement<
           FROM notices
          WHERE business_id = $1 AND type = ANY($2::text[]) AND created_at >= $3::timestamptz
            AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
+           AND ($7::text IS NULL OR payload #>> '{data,id}' = $7 OR payload #>> '{data,previousId}' = $7)
          ORDER BY created_at DESC, id DESC
          LIMIT $6) p
   CROSS JOIN LATERAL ${deliveryCountsOf('p')}
@@ -98,6 +109,7 @@ export class EventsRepository {
       before === null ? null : toTimestampLiteral(before.micros),
       before?.id ?? null,
       take,
+      filter.resourceId ?? null,
     ]);
     return rows.map((row) => ({ record: toStored(row), position: { micros: BigInt(row.position), id: row.id } }));
   }

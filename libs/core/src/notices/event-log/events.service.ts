@@ -15,6 +15,8 @@ import { EventsRepository, type EventPageFilter, type StoredEvent } from './even
 export interface EventListQuery extends PageParams {
   type?: string;
   createdSince?: string;
+  /** The console's filter (docs/design-record.md#d29): notices about this resource id (`data.id` or `data.previousId`). */
+  resourceId?: string;
 }
 
 export interface Redelivery {
@@ -56,12 +58,18 @@ export class EventsService {
     const filter: EventPageFilter = {
       types: query.type === undefined ? NOTICE_TYPES : [query.type],
       since: toTimestampLiteral(createdSince !== null && createdSince > retained ? createdSince : retained),
+      resourceId: query.resourceId?.toLowerCase(),
     };
     // The retention limit moves with time, so it is not part of the cursor's scope: only what the caller sent is.
     const scope: CursorScope = {
       list: 'events',
       businessId,
-      filters: { type: query.type ?? null, createdSince: createdSince === null ? null : String(createdSince) },
+      filters: {
+        type: query.type ?? null,
+        createdSince: createdSince === null ? null : String(createdSince),
+        // Only when given, so that the API's cursors (which never give it) keep their scope.
+        ...(query.resourceId === undefined ? {} : { resourceId: query.resourceId.toLowerCase() }),
+      },
     };
     return paginate(this.cursors, scope, query, async ({ after, take }) =>
       (await this.events.page(businessId, filter, after, take)).map((row) => ({
