@@ -174,7 +174,11 @@ export function selectField(
   const selected = valueOf(state, opts.name) ?? opts.selected;
   return html`<div class="field">
     <label for="${opts.id}">${opts.label}</label>
-    <select id="${opts.id}" name="${opts.name}" ${errors.describedBy ? html` aria-describedby="${errors.describedBy}" aria-invalid="true"` : ''}>
+    <select
+      id="${opts.id}"
+      name="${opts.name}"
+      ${errors.describedBy ? html` aria-describedby="${errors.describedBy}" aria-invalid="true"` : ''}
+    >
       ${opts.options.map((o) => html`<option value="${o.value}" ${o.value === selected ? html` selected` : ''}>${o.label}</option>`)}
     </select>
     ${errors.markup}

@@ -28,7 +28,15 @@ import { WebhooksController } from './controllers/webhooks.controller.js';
 import { EndpointsOwners } from './endpoints-owner.js';
 import { TransportSignInMailer } from './sign-in-mailer.js';
 
-const PAGES = [SignInController, KeysController, WebhooksController, DeliveriesController, EventsController, TestModeController, AuditController];
+const PAGES = [
+  SignInController,
+  KeysController,
+  WebhooksController,
+  DeliveriesController,
+  EventsController,
+  TestModeController,
+  AuditController,
+];
 
 /**
  * The owner's console (docs/design-record.md#d29): Nest controllers of the API app, on the domain
@@ -36,7 +44,16 @@ const PAGES = [SignInController, KeysController, WebhooksController, DeliveriesC
  * form token) instead of the API's key.
  */
 @Module({
-  imports: [ConsoleAuthModule, ConsoleAuditModule, ConsoleFlashModule, BusinessesModule, ApiKeysModule, WebhooksModule, EventsModule, SandboxModule],
+  imports: [
+    ConsoleAuthModule,
+    ConsoleAuditModule,
+    ConsoleFlashModule,
+    BusinessesModule,
+    ApiKeysModule,
+    WebhooksModule,
+    EventsModule,
+    SandboxModule,
+  ],
   controllers: [ConsoleAssetsController, ...PAGES],
   providers: [
     mailTransportProvider,

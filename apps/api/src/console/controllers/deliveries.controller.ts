@@ -56,7 +56,15 @@ export class DeliveriesController {
       { cursor: text(cursor), limit: PAGE_SIZE },
     );
     const types = [...subscribableNoticeTypes(), 'webhook.test'];
-    return deliveriesPage(frame(state, owner, state.translator.t('deliveries.title')), owner, listed.items, listed.nextCursor, filters, types, flashes);
+    return deliveriesPage(
+      frame(state, owner, state.translator.t('deliveries.title')),
+      owner,
+      listed.items,
+      listed.nextCursor,
+      filters,
+      types,
+      flashes,
+    );
   }
 
   @Get(':id')

@@ -33,7 +33,12 @@ export class EventsController {
 
   @Get()
   @ConsolePage()
-  async list(@Console() state: ConsoleState, @Query('type') type: unknown, @Query('resource') resource: unknown, @Query('cursor') cursor: unknown): Promise<string> {
+  async list(
+    @Console() state: ConsoleState,
+    @Query('type') type: unknown,
+    @Query('resource') resource: unknown,
+    @Query('cursor') cursor: unknown,
+  ): Promise<string> {
     const owner = await this.owners.of(state);
     const filters: EventFilters = { type: text(type), resourceId: text(resource) };
     const flashes = await this.flow.taken(state);
@@ -43,7 +48,15 @@ export class EventsController {
       cursor: text(cursor),
       limit: PAGE_SIZE,
     });
-    return eventsPage(frame(state, owner, state.translator.t('events.title')), owner, listed.items, listed.nextCursor, filters, NOTICE_TYPES, flashes);
+    return eventsPage(
+      frame(state, owner, state.translator.t('events.title')),
+      owner,
+      listed.items,
+      listed.nextCursor,
+      filters,
+      NOTICE_TYPES,
+      flashes,
+    );
   }
 
   @Post(':id/send-again')

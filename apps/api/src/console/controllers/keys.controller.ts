@@ -44,7 +44,14 @@ export class KeysController {
     const flashes = await this.flow.taken(state);
     const listed = await this.keys.list(membership.slug);
     const t = state.translator;
-    return keysPage(frame(state, t.t('keys.title')), listed.keys, planHasIntegrations(membership.plan), flashes, formStateIn(flashes), t.t('plan.noIntegrations'));
+    return keysPage(
+      frame(state, t.t('keys.title')),
+      listed.keys,
+      planHasIntegrations(membership.plan),
+      flashes,
+      formStateIn(flashes),
+      t.t('plan.noIntegrations'),
+    );
   }
 
   @Post()
@@ -104,7 +111,13 @@ export class KeysController {
     const membership = membershipOf(state);
     const key = await this.keyOf(state, id);
     const expires = ROLL_EXPIRIES.find((e) => e === form.field('expires')) ?? '24h';
-    const rolled = await (this.keys as any).roll({ businessSlug: membership.slug, keyId: key.id, oldKeyExpiresIn: expires, memberEmail: sessionOf(state).email, origin: 'console' });
+    const rolled = await (this.keys as any).roll({
+      businessSlug: membership.slug,
+      keyId: key.id,
+      oldKeyExpiresIn: expires,
+      memberEmail: sessionOf(state).email,
+      origin: 'console',
+    });
     await this.flow.audited(state, 'key.roll', `${key.name} (${key.prefix} → ${rolled.prefix}, old key expires ${expires})`);
     return this.flow.seeOther(state, this.path(state), {
       kind: 'secret',
@@ -127,6 +140,10 @@ export class KeysController {
   async setVersion(@Console() state: ConsoleState, @Param('id') id: string, @Form() form: ConsoleForm): Promise<SeeOther> {
     const key = await this.keys.setApiVersion(membershipOf(state).slug, id, form.field('apiVersion'));
     await this.flow.audited(state, 'key.api-version', `${key.name} (${key.prefix}) to ${key.apiVersion}`);
-    return this.flow.seeOther(state, this.path(state), { kind: 'notice', key: 'keys.versionChanged', params: { name: key.name, version: key.apiVersion } });
+    return this.flow.seeOther(state, this.path(state), {
+      kind: 'notice',
+      key: 'keys.versionChanged',
+      params: { name: key.name, version: key.apiVersion },
+    });
   }
 }

@@ -10,8 +10,14 @@ const PATTERNS: readonly [RegExp, (...groups: string[]) => string][] = [
   [/^must NOT have fewer than (\d+) items?$/, (n) => `escolha pelo menos ${n}`],
   [/^must NOT have more than (\d+) items$/, (n) => `escolha no máximo ${n}`],
   [/^must match format "uri"$/, () => 'tem de ser um endereço completo (https://…)'],
-  [/^must be one line of text, without control characters/, () => 'tem de ser uma só linha de texto, sem caracteres de controlo (U+0000–U+001F, U+007F)'],
-  [/^must not contain control, bidirectional or zero-width characters/, () => 'não pode ter caracteres de controlo, bidirecionais ou de largura zero'],
+  [
+    /^must be one line of text, without control characters/,
+    () => 'tem de ser uma só linha de texto, sem caracteres de controlo (U+0000–U+001F, U+007F)',
+  ],
+  [
+    /^must not contain control, bidirectional or zero-width characters/,
+    () => 'não pode ter caracteres de controlo, bidirecionais ou de largura zero',
+  ],
   [/^must be one of (.+)$/, (list) => `tem de ser um de ${list}`],
   [/^must NOT have duplicate items/, () => 'não pode repetir valores'],
   [/^is not an allowed property$/, () => 'não é um campo permitido'],

@@ -57,7 +57,8 @@ export const EN = {
   'keys.title': 'API keys',
   'keys.active': 'Active keys',
   'keys.create': 'Create a key',
-  'keys.limits': 'A business holds at most {perMode} active keys per mode (live, test), and the console makes at most {perHour} keys an hour.',
+  'keys.limits':
+    'A business holds at most {perMode} active keys per mode (live, test), and the console makes at most {perHour} keys an hour.',
   'keys.name': 'Name',
   'keys.namePlaceholder': 'Website',
   'keys.prefix': 'Prefix',
@@ -158,7 +159,8 @@ export const EN = {
 
   'deliveries.title': 'Deliveries',
   'deliveries.one': 'A delivery',
-  'deliveries.intro': 'Each notice on its way to each endpoint, newest first, with its attempts: what was sent, what came back and how long it took. Notices are kept 30 days.',
+  'deliveries.intro':
+    'Each notice on its way to each endpoint, newest first, with its attempts: what was sent, what came back and how long it took. Notices are kept 30 days.',
   'deliveries.filters': 'Filter the deliveries',
   'deliveries.eventType': 'Event type',
   'deliveries.outcome': 'Outcome',
@@ -194,7 +196,8 @@ export const EN = {
   'deliveries.sendAgain': 'Send again to this endpoint',
   'deliveries.queued': 'The notice was queued to be sent again.',
   'events.title': 'Events',
-  'events.intro': 'The change notices of the last 30 days, as they were delivered, newest first. Sending one again reaches every active endpoint subscribed to its type, with the same id.',
+  'events.intro':
+    'The change notices of the last 30 days, as they were delivered, newest first. Sending one again reaches every active endpoint subscribed to its type, with the same id.',
   'events.filters': 'Filter the events',
   'events.resource': 'Resource id',
   'events.created': 'Created',
@@ -219,7 +222,7 @@ export const EN = {
   'sandbox.reset': 'Reset the sandbox…',
   'sandbox.resetTitle': 'Reset the sandbox',
   'sandbox.resetConfirm':
-    "Reset the sandbox? Its appointments, clients, kept e-mails and webhook endpoints are deleted, and its services and staff copied again from the live business. Test keys keep working. This cannot be undone.",
+    'Reset the sandbox? Its appointments, clients, kept e-mails and webhook endpoints are deleted, and its services and staff copied again from the live business. Test keys keep working. This cannot be undone.',
   'sandbox.resetButton': 'Reset the sandbox',
   'sandbox.wasReset': 'The sandbox was reset.',
   'sandbox.emails': 'E-mails the sandbox kept',

@@ -23,7 +23,10 @@ const OUTCOME_KEYS: Record<(typeof DELIVERY_STANDINGS)[number], MessageKey> = {
 function outcome(frame: PageFrame, delivery: DeliverySummary): SafeHtml {
   const { t } = frame;
   const words = t.t(OUTCOME_KEYS[delivery.outcome]);
-  const next = delivery.outcome === 'retrying' && delivery.nextAttemptAt ? html` · ${t.t('deliveries.nextAt')} ${when(frame, delivery.nextAttemptAt)}` : '';
+  const next =
+    delivery.outcome === 'retrying' && delivery.nextAttemptAt
+      ? html` · ${t.t('deliveries.nextAt')} ${when(frame, delivery.nextAttemptAt)}`
+      : '';
   const again = delivery.sentAgain ? html` · ${t.t('deliveries.sentAgain', { schedule: delivery.sentAgain.schedule })}` : '';
   return html`<span class="outcome ${delivery.outcome}">${words}</span>${next}${again}`;
 }
@@ -74,7 +77,9 @@ export function deliveriesPage(
   const { t } = frame;
   const base = `${owner.base}/deliveries`;
   const rows = deliveries.map((d) => [
-    html`<a href="${base}/${d.deliveryId}"><code>${d.eventType}</code><span class="visually-hidden"> ${t.t('deliveries.details')}</span></a>`,
+    html`<a href="${base}/${d.deliveryId}"
+      ><code>${d.eventType}</code><span class="visually-hidden"> ${t.t('deliveries.details')}</span></a
+    >`,
     when(frame, d.occurredAt),
     html`<span class="wrap">${d.endpoint.url}</span>`,
     outcome(frame, d),
@@ -91,7 +96,14 @@ export function deliveriesPage(
       ${table(
         frame,
         t.t('deliveries.title'),
-        [t.t('deliveries.event'), t.t('deliveries.occurred'), t.t('deliveries.endpoint'), t.t('deliveries.outcome'), t.t('deliveries.attempts'), t.t('deliveries.last')],
+        [
+          t.t('deliveries.event'),
+          t.t('deliveries.occurred'),
+          t.t('deliveries.endpoint'),
+          t.t('deliveries.outcome'),
+          t.t('deliveries.attempts'),
+          t.t('deliveries.last'),
+        ],
         rows,
       )}
       ${nextCursor ? html`<p><a href="${listLink(base, filters, nextCursor)}">${t.t('deliveries.older')}</a></p>` : ''}`,
@@ -112,16 +124,20 @@ function attemptBlock(frame: PageFrame, attempt: DeliveryAttempt, open: boolean)
     </summary>
     ${attempt.error ? html`<p class="field-error">${t.fieldMessage(attempt.error)}</p>` : ''}
     <h3>${t.t('deliveries.request')}</h3>
-    ${attempt.request
-      ? html`<p><code class="wrap">POST ${attempt.request.url}</code></p>
-          <pre aria-label="${t.t('deliveries.requestHeaders')}">${headersText(attempt.request.headers)}</pre>
-          ${attempt.request.body === null ? html`<p>${t.t('deliveries.bodyUnavailable')}</p>` : html`<pre aria-label="${t.t('deliveries.requestBody')}">${attempt.request.body}</pre>`}`
-      : html`<p>${t.t('deliveries.nothingSent')}</p>`}
+    ${
+      attempt.request
+        ? html`<p><code class="wrap">POST ${attempt.request.url}</code></p>
+            <pre aria-label="${t.t('deliveries.requestHeaders')}">${headersText(attempt.request.headers)}</pre>
+            ${attempt.request.body === null ? html`<p>${t.t('deliveries.bodyUnavailable')}</p>` : html`<pre aria-label="${t.t('deliveries.requestBody')}">${attempt.request.body}</pre>`}`
+        : html`<p>${t.t('deliveries.nothingSent')}</p>`
+    }
     <h3>${t.t('deliveries.response')}</h3>
-    ${attempt.statusCode === null
-      ? html`<p>${t.t('deliveries.noAnswer')}</p>`
-      : html`<p>${t.t('deliveries.status', { status: attempt.statusCode })}</p>
-          ${attempt.responseExcerpt ? html`<pre aria-label="${t.t('deliveries.responseBody')}">${attempt.responseExcerpt}</pre>` : html`<p>${t.t('deliveries.emptyBody')}</p>`}`}
+    ${
+      attempt.statusCode === null
+        ? html`<p>${t.t('deliveries.noAnswer')}</p>`
+        : html`<p>${t.t('deliveries.status', { status: attempt.statusCode })}</p>
+            ${attempt.responseExcerpt ? html`<pre aria-label="${t.t('deliveries.responseBody')}">${attempt.responseExcerpt}</pre>` : html`<p>${t.t('deliveries.emptyBody')}</p>`}`
+    }
   </details>`;
 }
 
@@ -141,11 +157,13 @@ export function deliveryPage(frame: PageFrame, owner: EndpointsOwner, delivery: 
         <dt>${t.t('deliveries.outcome')}</dt>
         <dd>${outcome(frame, delivery)}</dd>
       </dl>
-      ${delivery.canSendAgain
-        ? html`<form method="post" action="${base}/${delivery.deliveryId}/send-again" class="actions">
-            ${csrfField(frame)}<button type="submit" class="secondary">${t.t('deliveries.sendAgain')}</button>
-          </form>`
-        : ''}
+      ${
+        delivery.canSendAgain
+          ? html`<form method="post" action="${base}/${delivery.deliveryId}/send-again" class="actions">
+              ${csrfField(frame)}<button type="submit" class="secondary">${t.t('deliveries.sendAgain')}</button>
+            </form>`
+          : ''
+      }
       <h2>${t.t('deliveries.attempts')}</h2>
       ${attempts.length > 0 ? attempts : html`<p>${t.t('deliveries.noAttempts')}</p>`}
       <p><a href="${listLink(base, { endpointId: delivery.endpoint.id })}">${t.t('endpoint.itsDeliveries')}</a></p>`,

@@ -64,7 +64,9 @@ export function eventsPage(
         <pre>${JSON.stringify(event, null, 2)}</pre>
       </details>
       <form method="post" action="${base}/${event.id}/send-again" class="inline">
-        ${csrfField(frame)}<button type="submit" class="secondary">${t.t('events.sendAgain')}<span class="visually-hidden"> ${event.type} ${event.id}</span></button>
+        ${csrfField(frame)}<button type="submit" class="secondary">
+          ${t.t('events.sendAgain')}<span class="visually-hidden"> ${event.type} ${event.id}</span>
+        </button>
       </form>`,
   ]);
   return page(
