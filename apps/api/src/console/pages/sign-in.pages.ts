@@ -1,12 +1,20 @@
 import type { Membership } from '#core/businesses/businesses.repository.js';
+import type { LinkRefusal } from '#core/console-auth/console-authentication.js';
 import { html } from '../html.js';
 import { businessPath, csrfField, message, page, type PageFrame } from './layout.js';
 
-export function signInPage(frame: PageFrame, notice?: 'signed-out' | 'link-spent'): string {
+/** What the page says of a link that did not sign in: only what is known of it. */
+const REFUSED_LINK: Readonly<Record<LinkRefusal, string>> = {
+  'malformed-link': 'That sign-in link is not complete: copy the whole link from the e-mail, or ask for a new one below.',
+  'expired-link': 'That sign-in link has expired. Ask for a new one below.',
+  'used-or-unknown-link': 'That sign-in link has been used already, or is not one we sent. Ask for a new one below.',
+};
+
+export function signInPage(frame: PageFrame, notice?: 'signed-out' | LinkRefusal): string {
   return page(
     frame,
     html`${notice === 'signed-out' ? message('info', 'You are signed out.') : ''}
-      ${notice === 'link-spent' ? message('error', 'That sign-in link has been used or has expired. Ask for a new one below.') : ''}
+      ${notice !== undefined && notice !== 'signed-out' ? message('error', REFUSED_LINK[notice]) : ''}
       <p>
         The console is for the owners and partners of a business. Enter your e-mail address and we will send you a link that signs you in.
         It works once, within 15 minutes.

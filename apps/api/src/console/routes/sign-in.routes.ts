@@ -26,7 +26,7 @@ export function signInRoutes(router: Router, context: ConsoleContext): void {
     '/sign-in',
     route(async (req, res) => {
       if (sessionOf(res)) return seeOther(res, '/console');
-      const notice = req.query.notice === 'signed-out' ? 'signed-out' : req.query.notice === 'link-spent' ? 'link-spent' : undefined;
+      const notice = req.query.notice === 'signed-out' ? 'signed-out' : undefined;
       res.send(signInPage(context.frame(req, res, 'Sign in'), notice));
       await Promise.resolve();
     }),
@@ -57,13 +57,13 @@ export function signInRoutes(router: Router, context: ConsoleContext): void {
   router.post(
     '/sign-in/confirm',
     route(async (req, res) => {
-      const spent = await context.authentication.spend(field(req, 'token'));
+      const spent = await context.authentication.spend(field(req, 'token'), clientAddress(req));
       if (!spent.signedIn) {
-        res.status(400).send(signInPage(context.frame(req, res, 'Sign in'), 'link-spent'));
+        res.status(400).send(signInPage(context.frame(req, res, 'Sign in'), spent.refusal));
         return;
       }
       // A session that was open in this browser ends: the link's session replaces it.
-      if (sessionOf(res)) await context.authentication.signOut(cookieHeaders(req));
+      if (sessionOf(res)) await context.authentication.signOut(cookieHeaders(req), clientAddress(req));
       forwardCookies(res, spent.setCookies);
       seeOther(res, '/console');
     }),
@@ -72,7 +72,7 @@ export function signInRoutes(router: Router, context: ConsoleContext): void {
   router.post(
     '/sign-out',
     route(async (req, res) => {
-      forwardCookies(res, await context.authentication.signOut(cookieHeaders(req)));
+      forwardCookies(res, await context.authentication.signOut(cookieHeaders(req), clientAddress(req)));
       setSession(res, null);
       seeOther(res, '/console/sign-in?notice=signed-out');
     }),
