@@ -50,8 +50,8 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   if (QUEUE_DASHBOARD_TOKEN) {
     app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE));
   }
-  // The owner's console (docs/design-record.md#d26): pages of its own, outside the versioned API.
-  app.use(CONSOLE_PATH, consoleRouter(app));
+  // The owner's console (docs/design-record.md#d26): pages of its own, outside the versioned API; CONSOLE=off, none (#d29).
+  if (app.get(AppConfig).CONSOLE) app.use(CONSOLE_PATH, consoleRouter(app));
   // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself.
   app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js', ...API_INDEX_PATHS] });
   return app;
