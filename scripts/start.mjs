@@ -51,6 +51,14 @@ env.HOST ||= '127.0.0.1';
 // Without Redis there is no worker: the API runs the same jobs on in-memory queues itself.
 const inProcess = !env.REDIS_URL;
 if (inProcess) env.IN_PROCESS_JOBS = 'true';
+const port = env.PORT ?? '3000';
+// One address for everything printed and linked (docs/design-record.md#d29): the one the API
+// listens on (loopback when it listens on every interface), unless PUBLIC_BASE_URL names another.
+// The API's sign-in links and the admin command's use it too, so a session cookie set by one is
+// sent to all the others (127.0.0.1 and localhost are different hosts to a browser).
+const host = ['0.0.0.0', '::'].includes(env.HOST) ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+env.PUBLIC_BASE_URL ||= `http://${host}:${port}`;
+const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
 // No extension is enabled for the demo, as in any deployment: `EXTENSIONS=waitlist npm start`
 // serves the worked example of docs/extending.md too.
 // What `npm run admin` needs to reach this database (`set -a; . .data/dev.env; set +a`), with the
@@ -68,6 +76,9 @@ writeFileSync(
     'IN_PROCESS_JOBS',
     'REDIS_URL',
     'EXTENSIONS',
+    // The admin command's sign-in links name the running API's address and port.
+    'PORT',
+    'PUBLIC_BASE_URL',
   ]
     .filter((name) => env[name])
     .map((name) => `${name}='${env[name].replaceAll("'", "'\\''")}'\n`)
@@ -140,9 +151,6 @@ if (!key) {
 // A demo saved before test mode, or a new key for an existing business: a test key too.
 testKey ??= await demoKey('--test');
 writeFileSync(DEMO, JSON.stringify({ key, testKey, database }, null, 2), { mode: 0o600 });
-const port = env.PORT ?? '3000';
-// Where the banner's examples reach the API: its own address, or loopback when it listens on every interface.
-const host = ['0.0.0.0', '::'].includes(env.HOST) ? '127.0.0.1' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
 // A one-time link (15 minutes) that signs the demo owner in to the console: a new one at each start.
 const { url: consoleLink } = await admin('member', 'sign-in-link', '--business', 'demo-salon', '--email', 'ana@demo-salon.example');
 // The banner is the last thing printed at start (each process says it is ready, over IPC, once its
@@ -160,18 +168,18 @@ starts it afresh):
   ${testKey}
 
 Try:
-  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/me
-  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/services
-  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/staff
-  curl -H "Authorization: Bearer ${key}" "http://${host}:${port}/v1/api/availability?serviceId=<a service id>&from=<date-time>&to=<date-time>"
-  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/webhook-endpoints
-  curl -H "Authorization: Bearer ${key}" http://${host}:${port}/v1/api/events
-  curl -H "Authorization: Bearer ${testKey}" http://${host}:${port}/v1/api/me
-  open http://${host}:${port}/docs
+  curl -H "Authorization: Bearer ${key}" ${base}/v1/api/me
+  curl -H "Authorization: Bearer ${key}" ${base}/v1/api/services
+  curl -H "Authorization: Bearer ${key}" ${base}/v1/api/staff
+  curl -H "Authorization: Bearer ${key}" "${base}/v1/api/availability?serviceId=<a service id>&from=<date-time>&to=<date-time>"
+  curl -H "Authorization: Bearer ${key}" ${base}/v1/api/webhook-endpoints
+  curl -H "Authorization: Bearer ${key}" ${base}/v1/api/events
+  curl -H "Authorization: Bearer ${testKey}" ${base}/v1/api/me
+  open ${base}/docs
 
-The owner's console (API keys, webhooks, test mode, audit), signed in as the demo owner by this
-one-time link (15 minutes; \`npm run admin -- member sign-in-link --business demo-salon --email
-ana@demo-salon.example\` prints another):
+The owner's console (API keys, webhooks, test mode, audit) at ${base}/console, signed in as the
+demo owner by this one-time link (15 minutes; \`npm run admin -- member sign-in-link --business
+demo-salon --email ana@demo-salon.example\` prints another, with the settings below):
 
   ${consoleLink}
 ${

@@ -93,6 +93,8 @@ export class Bench {
       QUEUE_PREFIX: RUN_NAME,
       METRICS_PORT: '0',
       MAIL_DIR: join(tmpdir(), 'scheduling-bench-mail'),
+      // Production without an https address: the API starts only without the console (docs/design-record.md#d29).
+      CONSOLE: 'off',
       ...extra,
     };
   }

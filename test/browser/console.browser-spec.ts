@@ -465,14 +465,14 @@ describe('the owner console in Chromium', () => {
     const second = await visitor();
     await second.page.goto(url);
     await second.page.getByRole('button', { name: 'Sign in' }).click();
-    await second.page.getByText('That sign-in link has been used or has expired.').waitFor();
+    await second.page.getByText('That sign-in link has been used already, or is not one we sent.').waitFor();
     await expectAccessible(second.page, 'link-spent', true);
 
     const later = await linkFor(business.slug, business.ownerEmail!);
     await sql.query(`UPDATE console_verifications SET expires_at = now() - interval '1 second' WHERE expires_at > now()`);
     await second.page.goto(later);
     await second.page.getByRole('button', { name: 'Sign in' }).click();
-    await second.page.getByText('That sign-in link has been used or has expired.').waitFor();
+    await second.page.getByText('That sign-in link has expired.').waitFor();
     await first.context.close();
     await second.context.close();
   });

@@ -19,7 +19,7 @@ import { testSql, type TestSql } from '../utils/test-context.js';
  * client the demo already has, or needs a command the machine may lack, fails here first.
  */
 const run = promisify(execFile);
-const PLACEHOLDERS = 'KEY=rk_live_…; API=http://localhost:3000/v1/api; ';
+const PLACEHOLDERS = 'KEY=rk_live_…; API=http://127.0.0.1:3000/v1/api; ';
 
 let app: NestExpressApplication;
 let db: TestSql;

@@ -4,6 +4,7 @@ import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
+import { ConsoleAuditModule } from '#core/console-audit/console-audit.module.js';
 import { ConsoleAuthModule } from '#core/console-auth/console-auth.module.js';
 import { FixturesModule } from '#core/fixtures/fixtures.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
@@ -38,6 +39,7 @@ export class AdminModule {
         BusinessesModule,
         ApiKeysModule,
         ConsoleAuthModule,
+        ConsoleAuditModule,
         FixturesModule,
         WebhooksModule,
         IdempotencyModule,

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { AppConfig, loadConfig } from '#config/app-config.js';
+import { AppConfig, loadApiConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { AppointmentReadsModule } from '#core/appointments/appointment-reads.module.js';
@@ -64,7 +64,7 @@ function withRouteDependencies(module: DynamicModule): DynamicModule {
 
 @Module({})
 export class ApiModule {
-  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+  static forRoot(config: AppConfig = loadApiConfig()): DynamicModule {
     // Which extensions this process serves, said before their modules load and before anything
     // reads the served contract (docs/extending.md).
     const extensions = enableExtensions(config.EXTENSIONS);
@@ -94,7 +94,8 @@ export class ApiModule {
         AvailabilityModule,
         WebhooksModule,
         EventsModule,
-        ConsoleModule,
+        // The owner's console (docs/design-record.md#d29); CONSOLE=off serves none of its paths.
+        ...(config.CONSOLE ? [ConsoleModule] : []),
         // With Redis the worker app runs the jobs, and the API only looks at their queues; without
         // (IN_PROCESS_JOBS, `npm start`) this process runs the same jobs on in-memory queues.
         ...(config.IN_PROCESS_JOBS

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { AddressInfo, Server } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from '#config/app-config.js';
+import { ConfigError, loadApiConfig } from '#config/app-config.js';
 import { createApiApp, API_PREFIX } from './configure-app.js';
 import { logsWritten } from '#core/logging/logs-written.js';
 import { MetricsServer } from './metrics/metrics-server.js';
@@ -10,7 +10,7 @@ import { MetricsServer } from './metrics/metrics-server.js';
 const hostOf = ({ address, family }: AddressInfo): string => (family === 'IPv6' ? `[${address}]` : address);
 
 try {
-  const config = loadConfig();
+  const config = loadApiConfig();
   const app = await createApiApp(config);
   // On SIGTERM (or Ctrl-C): the jobs under way in this process (IN_PROCESS_JOBS) finish their attempt, the server stops
   // taking connections and lets the requests under way finish, the database and Redis close

@@ -26,6 +26,8 @@ const toBool = ({ value }: { value: unknown }): unknown => {
   if (value === 'false' || value === '0') return false;
   return value;
 };
+// `on`/`off` as an operator writes a switch; anything else stays a string, so that IsBoolean names the variable.
+const toSwitch = ({ value }: { value: unknown }): unknown => (value === 'on' ? true : value === 'off' ? false : value);
 // A malformed list is left as the string it was, so that IsArray names the variable.
 const toDurationList = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? (parseDurationList(value) ?? value) : value;
@@ -204,6 +206,8 @@ export class AppConfig {
    * The address partners reach the service at (https://api.example.com, or with the path a proxy
    * serves it under): the served documents name `<PUBLIC_BASE_URL>/v1/api` as their server. Unset,
    * they name the address each request reached (its Host, or X-Forwarded-* behind TRUSTED_PROXIES).
+   * The console's sign-in links and redirects use it too; in production with the console on it
+   * must be set, and https (docs/design-record.md#d29).
    */
   @Transform(withoutTrailingSlash)
   @IsOptional()
@@ -212,6 +216,15 @@ export class AppConfig {
       'PUBLIC_BASE_URL must be an http:// or https:// address without credentials, query or fragment, such as https://api.example.com',
   })
   PUBLIC_BASE_URL: string | undefined = undefined;
+
+  /**
+   * The owner's console at /console (docs/design-record.md#d26): `on` (the default) or `off`. Off,
+   * every /console path is the API's ordinary 404 and no sign-in link is sent; a deployment without
+   * an https PUBLIC_BASE_URL runs so in production.
+   */
+  @Transform(toSwitch)
+  @IsBoolean({ message: 'CONSOLE must be on or off' })
+  CONSOLE = true;
 
   /** Lets webhook addresses be http and resolve to private ranges: local use and tests only. */
   @Transform(toBool)
@@ -372,6 +385,18 @@ const OPTIONAL_SETTINGS = ['API_KEY_PEPPER', 'CURSOR_SECRET', 'SECRETS_KEY', 'SM
  * so a process stops at boot instead of failing on first use.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return parseConfig(env, () => []);
+}
+
+/**
+ * loadConfig, with the rules of the process that serves HTTP: the API (and so the console) refuses
+ * to start where a worker or the admin command line, which serve no page, may run.
+ */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return parseConfig(env, consoleAddressProblems);
+}
+
+function parseConfig(env: NodeJS.ProcessEnv, processProblems: (config: AppConfig) => string[]): AppConfig {
   const known = Object.keys(new AppConfig());
   const relevant: Record<string, string> = {};
   for (const name of [...known, ...OPTIONAL_SETTINGS]) {
@@ -384,6 +409,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return `  ${e.property}: ${messages.join('; ')}`;
   });
   lines.push(...inProcessConflicts(config, relevant), ...developmentOnlyConflicts(config, relevant), ...httpTimeoutConflicts(config));
+  lines.push(...processProblems(config));
   lines.push(...secretsKeyProblems(config.SECRETS_KEY));
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
@@ -416,6 +442,21 @@ function developmentOnlyConflicts(config: AppConfig, given: Record<string, strin
       '  WEBHOOKS_ALLOW_PRIVATE: lets notices reach private addresses (the host, its cloud metadata service), so it is accepted only with NODE_ENV=development or NODE_ENV=test set explicitly',
     );
   return lines;
+}
+
+/**
+ * The console signs in by links it mails and keeps a session in a cookie: in production both need
+ * the address people reach it at, over https (a link to the wrong host, or a session cookie sent in
+ * clear, is a hole), so the API does not start without one unless the console is off
+ * (docs/design-record.md#d29).
+ */
+function consoleAddressProblems(config: AppConfig): string[] {
+  if (!config.CONSOLE || config.NODE_ENV !== 'production') return [];
+  if (config.PUBLIC_BASE_URL?.startsWith('https://')) return [];
+  const found = config.PUBLIC_BASE_URL === undefined ? 'it is not set' : `it is ${config.PUBLIC_BASE_URL}`;
+  return [
+    `  PUBLIC_BASE_URL: the console's sign-in links and session cookies need the https address people reach the API at, such as https://api.example.com (${found}); set it, or set CONSOLE=off to run without the console`,
+  ];
 }
 
 /** Node refuses a headers timeout longer than the whole request's. */

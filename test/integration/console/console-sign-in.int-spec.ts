@@ -35,6 +35,8 @@ let links: ConsoleLinks;
 let authentication: ConsoleAuthentication;
 let requests: ConsoleLinkRequests;
 const BASE = 'http://console.test';
+/** The client's address the audit records. */
+const ADDRESS = '203.0.113.7';
 
 beforeAll(async () => {
   context = await startTestContext({ imports: [SignInTestModule] });
@@ -73,10 +75,10 @@ describe('sign-in links', () => {
     expect(link.email).toBe(owner);
     expect(new URL(link.url).pathname).toBe('/console/sign-in/confirm');
 
-    const first = await authentication.spend(tokenOf(link.url));
+    const first = await authentication.spend(tokenOf(link.url), ADDRESS);
     expect(first).toMatchObject({ signedIn: true, email: owner });
-    const second = await authentication.spend(tokenOf(link.url));
-    expect(second).toEqual({ signedIn: false });
+    const second = await authentication.spend(tokenOf(link.url), ADDRESS);
+    expect(second).toEqual({ signedIn: false, refusal: 'used-or-unknown-link' });
 
     const lookup = await authentication.session(cookieHeaders(first.signedIn ? first.setCookies : []));
     expect(lookup.session?.email).toBe(owner);
@@ -89,7 +91,7 @@ describe('sign-in links', () => {
     await context.sql.query(`UPDATE console_verifications SET expires_at = now() - interval '1 second' WHERE value LIKE $1`, [
       `%${owner}%`,
     ]);
-    expect(await authentication.spend(tokenOf(link.url))).toEqual({ signedIn: false });
+    expect(await authentication.spend(tokenOf(link.url), ADDRESS)).toEqual({ signedIn: false, refusal: 'expired-link' });
   });
 
   it('are stored hashed: the token in the link is nowhere in the table', async () => {
@@ -126,7 +128,7 @@ describe('the sign-in page', () => {
     expect(mailed.filter((m) => m.email === staff)).toHaveLength(0);
     const url = mailed.find((m) => m.email === owner)!.url;
     expect(url.startsWith(`${BASE}/console/sign-in/confirm?token=`)).toBe(true);
-    expect(await authentication.spend(tokenOf(url))).toMatchObject({ signedIn: true, email: owner });
+    expect(await authentication.spend(tokenOf(url), ADDRESS)).toMatchObject({ signedIn: true, email: owner });
   });
 
   it('limits the links one e-mail is sent, whatever the address, known e-mail or not', async () => {
@@ -154,7 +156,7 @@ describe('the sign-in page', () => {
 describe('sessions', () => {
   async function signedIn(): Promise<{ headers: Headers; owner: string }> {
     const { slug, owner } = await business();
-    const spent = await authentication.spend(tokenOf((await links.linkFor(slug, owner)).url));
+    const spent = await authentication.spend(tokenOf((await links.linkFor(slug, owner)).url), ADDRESS);
     if (!spent.signedIn) throw new Error('not signed in');
     return { headers: cookieHeaders(spent.setCookies), owner };
   }
@@ -180,7 +182,7 @@ describe('sessions', () => {
 
   it('end at sign-out', async () => {
     const { headers } = await signedIn();
-    const cleared = await authentication.signOut(headers);
+    const cleared = await authentication.signOut(headers, ADDRESS);
     expect(cleared.join('\n')).toMatch(/console_session=;/);
     expect((await authentication.session(headers)).session).toBeNull();
   });
@@ -196,5 +198,96 @@ describe('sessions', () => {
     const slugs = (await links.businessesOf(first.owner)).map((m) => m.slug).sort();
     expect(slugs).toEqual([first.slug, third.slug].sort());
     expect(await links.membershipIn(first.owner, second.slug)).toBeNull();
+  });
+});
+
+describe('the audit (docs/design-record.md#d29)', () => {
+  interface Entry {
+    actor: string | null;
+    action: string;
+    subject: string;
+    address: string | null;
+  }
+  const entriesOf = async (slug: string): Promise<Entry[]> =>
+    context.sql.query<Entry[]>(
+      `SELECT e.actor_email AS actor, e.action, e.subject, e.address FROM console_audit_entries e
+        JOIN businesses b ON b.id = e.business_id WHERE b.slug = $1 ORDER BY e.created_at, e.id`,
+      [slug],
+    );
+  const entriesWithoutBusinessOf = async (actor: string | null, address: string): Promise<Entry[]> =>
+    context.sql.query<Entry[]>(
+      `SELECT actor_email AS actor, action, subject, address FROM console_audit_entries
+        WHERE business_id IS NULL AND actor_email IS NOT DISTINCT FROM $1 AND address = $2 ORDER BY created_at, id`,
+      [actor, address],
+    );
+
+  it('lists a sign-in and a sign-out with the address, in the business of the member', async () => {
+    const { slug, owner } = await business();
+    const address = freshAddress();
+    const spent = await authentication.spend(tokenOf((await links.linkFor(slug, owner)).url), address);
+    if (!spent.signedIn) throw new Error('not signed in');
+    await authentication.signOut(cookieHeaders(spent.setCookies), address);
+    const entries = (await entriesOf(slug)).filter((entry) => entry.action !== 'member.sign-in-link');
+    expect(entries.slice(-2)).toEqual([
+      { actor: owner, action: 'sign-in', subject: 'signed in to the console', address },
+      { actor: owner, action: 'sign-out', subject: 'signed out of the console', address },
+    ]);
+  });
+
+  it("lists refused attempts: an expired link in its member's business, a used or malformed one and a stranger's e-mail apart", async () => {
+    const { slug, owner, staff } = await business();
+    const address = freshAddress();
+    const expired = await links.linkFor(slug, owner);
+    await context.sql.query(`UPDATE console_verifications SET expires_at = now() - interval '1 second' WHERE value LIKE $1`, [
+      `%${owner}%`,
+    ]);
+    expect(await authentication.spend(tokenOf(expired.url), address)).toEqual({ signedIn: false, refusal: 'expired-link' });
+    // What a quoted-printable e-mail made of a link copied as it stood: not a token at all.
+    expect(await authentication.spend(`3D${tokenOf(expired.url).slice(0, 20)}=`, address)).toEqual({
+      signedIn: false,
+      refusal: 'malformed-link',
+    });
+    const used = tokenOf((await links.linkFor(slug, owner)).url);
+    expect(await authentication.spend(used, address)).toMatchObject({ signedIn: true });
+    expect(await authentication.spend(used, address)).toEqual({ signedIn: false, refusal: 'used-or-unknown-link' });
+    const stranger = `nobody-${randomBytes(4).toString('hex')}@nowhere.example`;
+    for (const email of [stranger, staff]) await (await requests.request(email, address, BASE)).sending;
+
+    expect((await entriesOf(slug)).filter((entry) => entry.action === 'sign-in.refused')).toEqual([
+      { actor: owner, action: 'sign-in.refused', subject: 'a sign-in link that had expired', address },
+      { actor: staff, action: 'sign-in.refused', subject: 'a sign-in link asked for an e-mail that is no owner or partner', address },
+    ]);
+    expect(await entriesWithoutBusinessOf(null, address)).toEqual([
+      { actor: null, action: 'sign-in.refused', subject: 'a sign-in link that is not whole (cut or altered)', address },
+      { actor: null, action: 'sign-in.refused', subject: 'a sign-in link already used, or never sent', address },
+    ]);
+    expect(await entriesWithoutBusinessOf(stranger, address)).toEqual([
+      { actor: stranger, action: 'sign-in.refused', subject: 'a sign-in link asked for an e-mail that is no owner or partner', address },
+    ]);
+  });
+
+  it('lists the changes made with the admin command line, by "operator" from no address', async () => {
+    const { slug, owner, partner } = await business();
+    const admin = (...argv: string[]) => runAdminCommand(argv, context.config);
+    const created = await admin('key', 'create', '--business', slug, '--member', owner, '--name', 'Website', '--scopes', 'services.read');
+    expect(created.code).toBe(0);
+    const { id, prefix } = created.json as { id: string; prefix: string };
+    expect((await admin('key', 'api-version', '--business', slug, '--id', id, '--api-version', '1.2.0')).code).toBe(0);
+    expect((await admin('key', 'revoke', '--business', slug, '--id', id)).code).toBe(0);
+    expect((await admin('business', 'plan', '--business', slug, '--plan', 'FREE')).code).toBe(0);
+    expect((await admin('member', 'sign-in-link', '--business', slug, '--email', partner)).code).toBe(0);
+
+    const byOperator = (await entriesOf(slug)).filter((entry) => entry.actor === 'operator');
+    expect(byOperator).toEqual([
+      { actor: 'operator', action: 'business.create', subject: `${slug} (SOLO plan)`, address: null },
+      { actor: 'operator', action: 'member.add', subject: `${owner} (OWNER)`, address: null },
+      { actor: 'operator', action: 'member.add', subject: `${partner} (PARTNER)`, address: null },
+      { actor: 'operator', action: 'member.add', subject: `staff@${slug}.example (STAFF)`, address: null },
+      { actor: 'operator', action: 'key.create', subject: `Website (${prefix}, live, services.read)`, address: null },
+      { actor: 'operator', action: 'key.api-version', subject: `Website (${prefix}) to 1.2.0`, address: null },
+      { actor: 'operator', action: 'key.revoke', subject: `${prefix} (${id})`, address: null },
+      { actor: 'operator', action: 'business.plan', subject: 'FREE', address: null },
+      { actor: 'operator', action: 'member.sign-in-link', subject: partner, address: null },
+    ]);
   });
 });

@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import pg from 'pg';
-import { Child, buildApps, freePort } from '../../utils/child-process.js';
+import { Child, REPO_ROOT, buildApps, freePort } from '../../utils/child-process.js';
 import { TEST_DATABASE_NAME, serverUrl } from '../../utils/test-database.js';
 import { connectsTo } from '../../utils/connects-to.js';
 
@@ -85,6 +87,31 @@ describe('npm start', () => {
     const test = /test key[^\n]*\n(?:[^\n]*\n)*?\s+(rk_test_\S+)/.exec(start.output)?.[1];
     expect(live).toMatch(/^rk_live_[0-9A-Za-z]{38}$/);
     expect(test).toMatch(/^rk_test_[0-9A-Za-z]{38}$/);
+
+    // One address (docs/design-record.md#d29): every address printed names the same host, the
+    // API's at its running port, the console's sign-in link included.
+    const printed = [...atStart.matchAll(/https?:\/\/[^\s/"]+/g)].map((match) => new URL(match[0]));
+    expect(printed.length).toBeGreaterThan(8);
+    expect([...new Set(printed.map((url) => url.hostname))]).toEqual(['127.0.0.1']);
+    const consoleLink = /\n\s+(http\S+\/console\/sign-in\/confirm\?token=\S+)/.exec(atStart.slice(banner))?.[1];
+    expect(new URL(consoleLink!).origin).toBe(`http://127.0.0.1:${port}`);
+    // The admin command, with the settings .data/dev.env holds (as `set -a; . .data/dev.env` loads
+    // them), prints a link to the running port, not the default one.
+    const devEnv = Object.fromEntries(
+      [...(await readFile(join(folder, 'data', 'dev.env'), 'utf8')).matchAll(/^([A-Z_]+)='(.*)'$/gm)].map(([, name, value]) => [
+        name,
+        value.replaceAll("'\\''", "'"),
+      ]),
+    );
+    const admin = await promisify(execFile)(
+      process.execPath,
+      ['dist/apps/admin/src/main.js', 'member', 'sign-in-link', '--business', 'demo-salon', '--email', 'ana@demo-salon.example'],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...devEnv } },
+    );
+    const { url } = JSON.parse(admin.stdout) as { url: string };
+    expect(new URL(url).origin).toBe(`http://127.0.0.1:${port}`);
+    const confirm = await fetch(url);
+    expect(confirm.status).toBe(200);
 
     for (const key of [live!, test!]) {
       const res = await fetch(`http://127.0.0.1:${port}/v1/api/me`, { headers: { Authorization: `Bearer ${key}` } });

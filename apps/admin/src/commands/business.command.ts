@@ -3,6 +3,7 @@ import { BusinessesService, type NewBusiness } from '#core/businesses/businesses
 import { PLANS, type BusinessEntity } from '#database/entities/business.entity.js';
 import { MEMBER_ROLES, type MemberEntity } from '#database/entities/member.entity.js';
 import type { CommandContext } from './command-context.js';
+import { recordOperatorChange } from './operator-audit.js';
 
 /** The options of `business create` are the fields of a new business. */
 type CreateOptions = NewBusiness;
@@ -81,21 +82,21 @@ export function registerBusinessCommands(program: Command, context: CommandConte
     .option('--auto-confirm <bool>', 'confirm bookings at once (default true)', parseBoolean)
     .option('--notification-email <email>', 'address that receives booking e-mails')
     .action((options: CreateOptions) =>
-      context.run(async (app) =>
-        presentBusiness(
-          await app.get(BusinessesService).create({
-            slug: options.slug,
-            name: options.name,
-            timezone: options.timezone,
-            country: options.country,
-            currency: options.currency,
-            plan: options.plan,
-            locale: options.locale,
-            autoConfirm: options.autoConfirm,
-            notificationEmail: options.notificationEmail,
-          }),
-        ),
-      ),
+      context.run(async (app) => {
+        const created = await app.get(BusinessesService).create({
+          slug: options.slug,
+          name: options.name,
+          timezone: options.timezone,
+          country: options.country,
+          currency: options.currency,
+          plan: options.plan,
+          locale: options.locale,
+          autoConfirm: options.autoConfirm,
+          notificationEmail: options.notificationEmail,
+        });
+        await recordOperatorChange(app, created, 'business.create', `${created.slug} (${created.plan} plan)`);
+        return presentBusiness(created);
+      }),
     );
 
   business
@@ -104,7 +105,11 @@ export function registerBusinessCommands(program: Command, context: CommandConte
     .requiredOption('--business <slug>', 'business slug')
     .addOption(new Option('--plan <plan>', 'new plan').choices(PLANS).makeOptionMandatory())
     .action((options: PlanOptions) =>
-      context.run(async (app) => presentBusiness(await app.get(BusinessesService).changePlan(options.business, options.plan))),
+      context.run(async (app) => {
+        const changed = await app.get(BusinessesService).changePlan(options.business, options.plan);
+        await recordOperatorChange(app, changed, 'business.plan', changed.plan);
+        return presentBusiness(changed);
+      }),
     );
 
   business
@@ -113,9 +118,11 @@ export function registerBusinessCommands(program: Command, context: CommandConte
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--step-min <minutes>', 'the availability grid, 5 to 60 minutes (GET /availability)', parseWholeNumber)
     .action((options: SettingsOptions) =>
-      context.run(async (app) =>
-        presentBusiness(await app.get(BusinessesService).changeSettings(options.business, { stepMin: options.stepMin })),
-      ),
+      context.run(async (app) => {
+        const changed = await app.get(BusinessesService).changeSettings(options.business, { stepMin: options.stepMin });
+        await recordOperatorChange(app, changed, 'business.settings', `stepMin ${options.stepMin}`);
+        return presentBusiness(changed);
+      }),
     );
 
   const member = business.command('member').description('members of a business (who may create keys)');
@@ -136,6 +143,7 @@ export function registerBusinessCommands(program: Command, context: CommandConte
           email: options.email,
           role: options.role,
         });
+        await recordOperatorChange(app, found, 'member.add', `${added.email} (${added.role})`);
         return presentMember(added, found.slug);
       }),
     );

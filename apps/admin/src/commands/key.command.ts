@@ -2,6 +2,7 @@ import { CommanderError, Option, type Command } from 'commander';
 import { API_VERSIONS, CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import type { CommandContext } from './command-context.js';
+import { recordOperatorChange } from './operator-audit.js';
 
 interface CreateOptions {
   business: string;
@@ -58,6 +59,8 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
           test: options.test === true,
           apiVersion: options.apiVersion,
         });
+        const subject = `${created.name} (${created.prefix}, ${created.mode}, ${created.scopes.join(' ')})`;
+        await recordOperatorChange(app, { slug: created.business }, 'key.create', subject);
         return {
           key: created.key,
           prefix: created.prefix,
@@ -91,6 +94,7 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
     .action((options: ApiVersionOptions) =>
       context.run(async (app) => {
         const key = await app.get(ApiKeysService).setApiVersion(options.business, options.id, options.apiVersion);
+        await recordOperatorChange(app, { slug: key.business }, 'key.api-version', `${key.name} (${key.prefix}) to ${key.apiVersion}`);
         return {
           prefix: key.prefix,
           id: key.id,
@@ -115,8 +119,11 @@ export function registerKeyCommands(program: Command, context: CommandContext): 
       if ((options.id === undefined) === (options.prefix === undefined)) {
         throw new CommanderError(EXIT_USAGE_CODE, 'key.revoke', 'give exactly one of --id and --prefix');
       }
-      return context.run((app) =>
-        app.get(ApiKeysService).revoke(options.business, options.id !== undefined ? { id: options.id } : { prefix: options.prefix! }),
-      );
+      return context.run(async (app) => {
+        const which = options.id !== undefined ? { id: options.id } : { prefix: options.prefix! };
+        const revoked = await app.get(ApiKeysService).revoke(options.business, which);
+        await recordOperatorChange(app, { slug: revoked.business }, 'key.revoke', `${revoked.prefix} (${revoked.id})`);
+        return revoked;
+      });
     });
 }

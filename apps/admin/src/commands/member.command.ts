@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
 import type { CommandContext } from './command-context.js';
+import { recordOperatorChange } from './operator-audit.js';
 
 interface MemberOptions {
   business: string;
@@ -34,5 +35,12 @@ export function registerMemberCommands(program: Command, context: CommandContext
     .description("print a one-time link (15 minutes) that signs an OWNER or PARTNER in to the owner's console; nothing is e-mailed")
     .requiredOption('--business <slug>', 'business slug')
     .requiredOption('--email <email>', "the member's e-mail")
-    .action((options: SignInLinkOptions) => context.run((app) => app.get(ConsoleLinks).linkFor(options.business, options.email)));
+    .action((options: SignInLinkOptions) =>
+      context.run(async (app) => {
+        const link = await app.get(ConsoleLinks).linkFor(options.business, options.email);
+        // Whoever holds the link signs in as the member: its owners see that one was printed.
+        await recordOperatorChange(app, { slug: link.business }, 'member.sign-in-link', link.email);
+        return link;
+      }),
+    );
 }

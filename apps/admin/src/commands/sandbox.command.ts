@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SandboxService } from '#core/sandbox/sandbox.service.js';
 import type { CommandContext } from './command-context.js';
+import { recordOperatorChange } from './operator-audit.js';
 
 interface SandboxOptions {
   business: string;
@@ -14,7 +15,13 @@ export function registerSandboxCommands(program: Command, context: CommandContex
     .command('create')
     .description('make the sandbox: a copy of the live catalogue (services, staff, hours, blocks, settings), nothing else')
     .requiredOption('--business <slug>', 'the live business slug')
-    .action((options: SandboxOptions) => context.run((app) => app.get(SandboxService).create(options.business)));
+    .action((options: SandboxOptions) =>
+      context.run(async (app) => {
+        const made = await app.get(SandboxService).create(options.business);
+        await recordOperatorChange(app, { slug: made.business }, 'sandbox.create', made.sandbox.slug);
+        return made;
+      }),
+    );
 
   sandbox
     .command('reset')
@@ -22,7 +29,13 @@ export function registerSandboxCommands(program: Command, context: CommandContex
       'put the sandbox back to a fresh copy of the live catalogue; its clients, appointments, notices, endpoints and e-mails go, its test keys stay',
     )
     .requiredOption('--business <slug>', 'the live business slug')
-    .action((options: SandboxOptions) => context.run((app) => app.get(SandboxService).reset(options.business)));
+    .action((options: SandboxOptions) =>
+      context.run(async (app) => {
+        const reset = await app.get(SandboxService).reset(options.business);
+        await recordOperatorChange(app, { slug: reset.business }, 'sandbox.reset', reset.sandbox.slug);
+        return reset;
+      }),
+    );
 
   sandbox
     .command('emails')

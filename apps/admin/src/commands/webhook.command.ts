@@ -7,6 +7,7 @@ import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoin
 import type { BusinessEntity } from '#database/entities/business.entity.js';
 import { DELIVERY_STATUSES } from '#database/entities/notice-delivery.entity.js';
 import type { CommandContext } from './command-context.js';
+import { recordOperatorChange } from './operator-audit.js';
 import { createdEndpointView, endpointView, rotatedSecretView } from './webhook-endpoint-views.js';
 
 interface CreateOptions {
@@ -79,6 +80,7 @@ export function registerWebhookCommands(program: Command, context: CommandContex
           tenantOf(business),
           CURRENT_API_VERSION,
         );
+        await recordOperatorChange(app, business, 'webhook.create', `${endpoint.url} (${endpoint.events.join(' ')})`);
         return createdEndpointView(endpoint, business.slug);
       }),
     );
@@ -103,7 +105,9 @@ export function registerWebhookCommands(program: Command, context: CommandContex
     .action((options: EndpointOptions) =>
       context.run(async (app) => {
         const business = await businessOf(app, options.business);
-        return rotatedSecretView(await app.get(WebhookEndpointsService).rotateSecret(business.id, options.id), business.slug);
+        const rotated = await app.get(WebhookEndpointsService).rotateSecret(business.id, options.id);
+        await recordOperatorChange(app, business, 'webhook.rotate-secret', rotated.url);
+        return rotatedSecretView(rotated, business.slug);
       }),
     );
 
@@ -116,6 +120,7 @@ export function registerWebhookCommands(program: Command, context: CommandContex
       context.run(async (app) => {
         const business = await businessOf(app, options.business);
         const enabled = await app.get(WebhookEndpointsService).update(business.id, options.id, { active: true }, tenantOf(business));
+        await recordOperatorChange(app, business, 'webhook.enable', enabled.url);
         return endpointView(enabled, business.slug);
       }),
     );
@@ -144,6 +149,7 @@ export function registerWebhookCommands(program: Command, context: CommandContex
       context.run(async (app) => {
         const business = await businessOf(app, options.business);
         const sent = await app.get(NoticeDeliveriesService).sendAgain(business.id, options.notice, { to: 'endpoints-it-went-to' });
+        await recordOperatorChange(app, business, 'webhook.redeliver', `notice ${sent.noticeId}`);
         return {
           business: business.slug,
           notice: sent.noticeId,

@@ -4,7 +4,7 @@ import type { ConsoleAuditEntryEntity } from '#database/entities/console-audit-e
 import { defineStatement } from '#database/statement.js';
 
 const INSERT_ENTRY = defineStatement<
-  [id: string, businessId: string, actorEmail: string, action: string, subject: string, address: string]
+  [id: string, businessId: string | null, actorEmail: string | null, action: string, subject: string, address: string | null]
 >({
   name: 'insert_console_audit_entry',
   text: `INSERT INTO console_audit_entries (id, business_id, actor_email, action, subject, address, created_at)
@@ -17,6 +17,12 @@ const ENTRIES_OF = defineStatement<[businessId: string, limit: number], ConsoleA
   FROM console_audit_entries WHERE business_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
 });
 
+const ENTRIES_WITHOUT_BUSINESS = defineStatement<[limit: number], ConsoleAuditEntryEntity>({
+  name: 'console_audit_entries_without_business',
+  text: `SELECT id, business_id AS "businessId", actor_email AS "actorEmail", action, subject, address, created_at AS "createdAt"
+  FROM console_audit_entries WHERE business_id IS NULL ORDER BY created_at DESC, id DESC LIMIT $1`,
+});
+
 @Injectable()
 export class ConsoleAuditRepository {
   constructor(private readonly database: Database) {}
@@ -27,5 +33,9 @@ export class ConsoleAuditRepository {
 
   latest(businessId: string, limit: number): Promise<ConsoleAuditEntryEntity[]> {
     return this.database.rows(ENTRIES_OF, [businessId, limit]);
+  }
+
+  latestWithoutBusiness(limit: number): Promise<ConsoleAuditEntryEntity[]> {
+    return this.database.rows(ENTRIES_WITHOUT_BUSINESS, [limit]);
   }
 }

@@ -1,4 +1,4 @@
-import { hkdfSync } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { magicLink } from 'better-auth/plugins';
 import type pg from 'pg';
@@ -29,6 +29,17 @@ export function consoleSecret(secretSource: string, purpose: 'sessions' | 'forms
 
 export function sessionCookieName(secure: boolean): string {
   return secure ? '__Host-console_session' : 'console_session';
+}
+
+/** A sign-in token as the magic-link plugin makes it (32 letters): anything else is not a whole link. */
+export const SIGN_IN_TOKEN_PATTERN = /^[A-Za-z]{32}$/;
+
+/**
+ * The identifier the magic-link plugin stores a token's row under (`storeToken: 'hashed'`: the
+ * SHA-256 of the token, base64url without padding): what finds a pending link without spending it.
+ */
+export function storedLinkIdentifier(token: string): string {
+  return `magic-link:${createHash('sha256').update(token).digest('base64url')}`;
 }
 
 /** A sign-in link just issued, as the magic-link plugin hands it to sendMagicLink. */

@@ -2,8 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
 import { AppConfig } from '#config/app-config.js';
-import { createConsoleAuth, SESSION_MAX_SECONDS, type ConsoleAuth, type IssuedLink } from './console-auth.js';
+import {
+  createConsoleAuth,
+  SESSION_MAX_SECONDS,
+  SIGN_IN_TOKEN_PATTERN,
+  storedLinkIdentifier,
+  type ConsoleAuth,
+  type IssuedLink,
+} from './console-auth.js';
 import { consoleOrigin, consoleIsSecure } from './console-origin.js';
+import { ConsoleSignInAudit, type SignInRefusal } from './console-sign-in-audit.service.js';
+import { ConsoleSignInsRepository } from './console-sign-ins.repository.js';
 
 /** The signed-in e-mail identity behind a request, and the headers its answer must carry. */
 export interface ConsoleSessionLookup {
@@ -12,8 +21,11 @@ export interface ConsoleSessionLookup {
   setCookies: string[];
 }
 
+/** Why a link did not sign in: what the sign-in page says (a link cut short is not a used one). */
+export type LinkRefusal = Extract<SignInRefusal, 'malformed-link' | 'expired-link' | 'used-or-unknown-link'>;
+
 /** The outcome of spending a sign-in link. */
-export type LinkSpent = { signedIn: true; email: string; setCookies: string[] } | { signedIn: false };
+export type LinkSpent = { signedIn: true; email: string; setCookies: string[] } | { signedIn: false; refusal: LinkRefusal };
 
 /**
  * The one holder of the console's Better Auth instance and its connections (docs/design-record.md#d26):
@@ -27,7 +39,11 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
   /** Links issued by the call in progress, by that call's id: sendMagicLink runs inside signInMagicLink. */
   private readonly issued = new Map<string, IssuedLink>();
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly signIns: ConsoleSignInsRepository,
+    private readonly audit: ConsoleSignInAudit,
+  ) {
     this.pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 3 });
     this.pool.on('error', () => undefined);
     this.auth = createConsoleAuth(
@@ -49,15 +65,27 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
     }
   }
 
-  /** Spends the token (once, before it expires): a new session, and its cookie. */
-  async spend(token: string): Promise<LinkSpent> {
+  /**
+   * Spends the token (once, before it expires): a new session, and its cookie. The sign-in, or the
+   * refusal and why, goes to the audit with `address`, the client's (docs/design-record.md#d29).
+   */
+  async spend(token: string, address: string, now = new Date()): Promise<LinkSpent> {
+    if (!SIGN_IN_TOKEN_PATTERN.test(token)) {
+      await this.audit.refused('malformed-link', null, address);
+      return { signedIn: false, refusal: 'malformed-link' };
+    }
+    // Read before it is spent: the plugin deletes the row, expired or not, and says only "invalid".
+    const pending = await this.signIns.pendingLink(storedLinkIdentifier(token));
     try {
       const answer = await this.auth.api.magicLinkVerify({ query: { token }, headers: new Headers(), returnHeaders: true });
+      await this.audit.signedIn(answer.response.user.email, address);
       return { signedIn: true, email: answer.response.user.email, setCookies: answer.headers.getSetCookie() };
     } catch (error) {
       // An unknown, spent or expired token: the plugin answers with a redirect to its error page.
-      if (isBetterAuthRefusal(error)) return { signedIn: false };
-      throw error;
+      if (!isBetterAuthRefusal(error)) throw error;
+      const refusal = pending && pending.expiresAt.getTime() <= now.getTime() ? 'expired-link' : 'used-or-unknown-link';
+      await this.audit.refused(refusal, pending?.email ?? null, address);
+      return { signedIn: false, refusal };
     }
   }
 
@@ -71,13 +99,24 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
     const found = answer.response;
     if (!found) return { session: null, setCookies };
     if (now.getTime() - new Date(found.session.createdAt).getTime() > SESSION_MAX_SECONDS * 1000) {
-      return { session: null, setCookies: await this.signOut(headers) };
+      return { session: null, setCookies: await this.endSession(headers) };
     }
     return { session: { id: found.session.id, email: found.user.email }, setCookies };
   }
 
-  /** Ends the request's session; the Set-Cookie values that clear its cookie. */
-  async signOut(headers: Headers): Promise<string[]> {
+  /**
+   * The member signs out: ends the request's session, recorded in the audit with `address`; the
+   * Set-Cookie values that clear its cookie.
+   */
+  async signOut(headers: Headers, address: string): Promise<string[]> {
+    const found = await this.auth.api.getSession({ headers, query: { disableRefresh: true } });
+    const setCookies = await this.endSession(headers);
+    if (found) await this.audit.signedOut(found.user.email, address);
+    return setCookies;
+  }
+
+  /** Ends the request's session (if any); the Set-Cookie values that clear its cookie. */
+  private async endSession(headers: Headers): Promise<string[]> {
     try {
       const answer = await this.auth.api.signOut({ headers, returnHeaders: true });
       return answer.headers.getSetCookie();

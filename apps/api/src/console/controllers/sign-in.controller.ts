@@ -11,11 +11,9 @@ import { ConsoleFlow, type SeeOther } from '../console-flow.js';
 import { Console, Form, type ConsoleForm, type ConsoleState } from '../console-request.js';
 import { cookieHeaders, forwardCookies } from '../console-session.guard.js';
 import type { PageFrame } from '../pages/layout.js';
-import { businessesPage, confirmPage, limitedPage, linkSentPage, signInPage, type SignInNotice } from '../pages/sign-in.pages.js';
+import { businessesPage, confirmPage, limitedPage, linkSentPage, signInPage, SIGN_IN_NOTICES } from '../pages/sign-in.pages.js';
 
 const frame = (state: ConsoleState, title: string): PageFrame => ({ t: state.translator, title, csrf: state.csrf, session: state.session });
-
-const NOTICES: readonly SignInNotice[] = ['signed-out', 'link-spent', 'link-malformed'];
 
 /** Sign-in by e-mailed link, the choice of business, and sign-out (docs/design-record.md#d26). */
 @ConsoleController('', { business: false })
@@ -41,7 +39,7 @@ export class SignInController {
   @ConsolePage()
   signIn(@Console() state: ConsoleState, @Query('notice') notice: unknown): string {
     if (state.session) throw new ConsoleRedirect('/console');
-    const known = NOTICES.find((n) => n === notice);
+    const known = SIGN_IN_NOTICES.find((n) => n === notice);
     return signInPage(frame(state, state.translator.t('signIn.title')), known);
   }
 
@@ -80,10 +78,10 @@ export class SignInController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SeeOther> {
-    const spent = await this.authentication.spend(form.field('token'));
-    if (!spent.signedIn) return this.flow.seeOther(state, '/console/sign-in?notice=link-spent');
+    const spent = await this.authentication.spend(form.field('token'), state.address);
+    if (!spent.signedIn) return this.flow.seeOther(state, `/console/sign-in?notice=${spent.refusal}`);
     // A session that was open in this browser ends: the link's session replaces it.
-    if (state.session) await this.authentication.signOut(cookieHeaders(req));
+    if (state.session) await this.authentication.signOut(cookieHeaders(req), state.address);
     forwardCookies(res, spent.setCookies);
     return this.flow.seeOther(state, '/console');
   }
@@ -91,7 +89,7 @@ export class SignInController {
   @Post('sign-out')
   @ConsoleAction()
   async signOut(@Console() state: ConsoleState, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SeeOther> {
-    forwardCookies(res, await this.authentication.signOut(cookieHeaders(req)));
+    forwardCookies(res, await this.authentication.signOut(cookieHeaders(req), state.address));
     return this.flow.seeOther({ ...state, session: null }, '/console/sign-in?notice=signed-out');
   }
 }

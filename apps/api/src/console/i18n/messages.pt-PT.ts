@@ -35,8 +35,9 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'signIn.email': 'Endereço de e-mail',
   'signIn.send': 'Enviar-me uma ligação de acesso',
   'signIn.signedOut': 'A sessão foi terminada.',
-  'signIn.linkSpent': 'Essa ligação de acesso já foi usada ou expirou. Peça uma nova abaixo.',
-  'signIn.linkMalformed': 'Essa ligação de acesso está incompleta: copie o endereço inteiro do e-mail, ou peça uma nova abaixo.',
+  'signIn.malformed-link': 'Essa ligação de acesso está incompleta: copie a ligação inteira do e-mail, ou peça uma nova abaixo.',
+  'signIn.expired-link': 'Essa ligação de acesso expirou. Peça uma nova abaixo.',
+  'signIn.used-or-unknown-link': 'Essa ligação de acesso já foi usada, ou não foi enviada por nós. Peça uma nova abaixo.',
   'signIn.sentTitle': 'Veja o seu e-mail',
   'signIn.sent': 'Se esse endereço pertencer a um proprietário ou sócio de um negócio, vai receber uma ligação de acesso.',
   'signIn.sentDetail':

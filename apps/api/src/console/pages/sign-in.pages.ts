@@ -1,16 +1,19 @@
 import type { Membership } from '#core/businesses/businesses.repository.js';
+import type { LinkRefusal } from '#core/console-auth/console-authentication.js';
 import { html } from '../html.js';
 import { businessPath, csrfField, message, page, type PageFrame } from './layout.js';
 
-export type SignInNotice = 'signed-out' | 'link-spent' | 'link-malformed';
+/** What the sign-in page says first: signed out, or why a link did not sign in (only what is known of it). */
+export type SignInNotice = 'signed-out' | LinkRefusal;
+
+export const SIGN_IN_NOTICES: readonly SignInNotice[] = ['signed-out', 'malformed-link', 'expired-link', 'used-or-unknown-link'];
 
 export function signInPage(frame: PageFrame, notice?: SignInNotice): string {
   const { t } = frame;
   return page(
     frame,
     html`${notice === 'signed-out' ? message('info', t.t('signIn.signedOut')) : ''}
-      ${notice === 'link-spent' ? message('error', t.t('signIn.linkSpent')) : ''}
-      ${notice === 'link-malformed' ? message('error', t.t('signIn.linkMalformed')) : ''}
+      ${notice !== undefined && notice !== 'signed-out' ? message('error', t.t(`signIn.${notice}`)) : ''}
       <p>${t.t('signIn.intro')}</p>
       <form method="post" action="/console/sign-in" class="stack">
         ${csrfField(frame)}
