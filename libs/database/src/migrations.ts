@@ -16,6 +16,7 @@ import { Console1795750000000 } from './migrations/1795750000000-console.js';
 import { ApiKeyLastUsed1795760000000 } from './migrations/1795760000000-api-key-last-used.js';
 import { ApiKeyOrigin1795770000000 } from './migrations/1795770000000-api-key-origin.js';
 import { ChangeClocks1795780000000 } from './migrations/1795780000000-change-clocks.js';
+import { ApiKeyExpiry1795800000000 } from './migrations/1795800000000-api-key-expiry.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   ApiKeyLastUsed1795760000000,
   ApiKeyOrigin1795770000000,
   ChangeClocks1795780000000,
+  ApiKeyExpiry1795800000000,
 ];
