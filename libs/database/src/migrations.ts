@@ -17,6 +17,7 @@ import { ApiKeyLastUsed1795760000000 } from './migrations/1795760000000-api-key-
 import { ApiKeyOrigin1795770000000 } from './migrations/1795770000000-api-key-origin.js';
 import { ChangeClocks1795780000000 } from './migrations/1795780000000-change-clocks.js';
 import { DeliveryAttemptExchanges1795790000000 } from './migrations/1795790000000-delivery-attempt-exchanges.js';
+import { ApiKeyExpiry1795800000000 } from './migrations/1795800000000-api-key-expiry.js';
 import { ConsoleAuditSignIns1795810000000 } from './migrations/1795810000000-console-audit-sign-ins.js';
 import { ConsoleFlashes1795820000000 } from './migrations/1795820000000-console-flashes.js';
 
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   ApiKeyOrigin1795770000000,
   ChangeClocks1795780000000,
   DeliveryAttemptExchanges1795790000000,
+  ApiKeyExpiry1795800000000,
   ConsoleAuditSignIns1795810000000,
   ConsoleFlashes1795820000000,
 ];

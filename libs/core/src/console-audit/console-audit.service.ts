@@ -34,6 +34,7 @@ export const OPERATOR_ACTIONS = [
   'key.create',
   'key.revoke',
   'key.api-version',
+  'key.roll',
   'webhook.create',
   'webhook.rotate-secret',
   'webhook.enable',
