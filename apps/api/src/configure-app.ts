@@ -52,6 +52,15 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   }
   // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself,
   // and the owner's console (docs/design-record.md#d29).
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health/live', 'health/ready', 'docs', 'docs/reference.js', ...API_INDEX_PATHS, ...CONSOLE_ROUTES] });
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [
+      'health/live',
+      'health/ready',
+      'docs',
+      'docs/reference.js',
+      ...API_INDEX_PATHS,
+      ...(app.get(AppConfig).CONSOLE ? CONSOLE_ROUTES : []),
+    ],
+  });
   return app;
 }
