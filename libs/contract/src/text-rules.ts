@@ -2,7 +2,8 @@ import { pointerToken, type FieldProblem } from './validation-errors.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function problemOf(text: string): string | undefined {
+/** Why one string cannot be stored as sent, or undefined when it can. */
+export function unstorableTextProblem(text: string): string | undefined {
   // PostgreSQL text cannot hold U+0000, and UTF-8 cannot hold half a surrogate pair (it would be
   // stored as U+FFFD): both would store something else than was sent, or fail in SQL.
   if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
@@ -21,14 +22,14 @@ export function unstorableText(body: unknown): FieldProblem[] {
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
-      const message = problemOf(value);
+      const message = unstorableTextProblem(value);
       if (message) problems.push({ path, message });
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => stack.push({ value: item, path: `${path}/${index}` }));
     } else if (value !== null && typeof value === 'object') {
       for (const [name, item] of Object.entries(value)) {
         const itemPath = `${path}/${pointerToken(name)}`;
-        const message = problemOf(name);
+        const message = unstorableTextProblem(name);
         if (message) problems.push({ path: itemPath, message: `has a property name that ${message}` });
         stack.push({ value: item, path: itemPath });
       }

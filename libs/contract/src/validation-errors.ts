@@ -1,13 +1,13 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from './schema-compiler.js';
+import { VISIBLE_TEXT_MESSAGE, VISIBLE_TEXT_PATTERN } from './visible-text.js';
 
 /** The contract's two text rules (single- and multi-line), said in words rather than as their pattern. */
 const TEXT_PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   '^[^\\x00-\\x1F\\x7F]*$': 'must be one line of text, without control characters (U+0000–U+001F, U+007F)',
   '^[^\\x00-\\x08\\x0B-\\x1F\\x7F]*$': 'must not contain control characters other than line feed (U+000A) and tab (U+0009)',
   // A metadata value and key (the Metadata schema, docs/design-record.md#d23).
-  '^[^\\x00-\\x1F\\x7F-\\x9F\\u061C\\u200B-\\u200F\\u202A-\\u202E\\u2060\\u2066-\\u2069\\uFEFF]*$':
-    'must not contain control, bidirectional or zero-width characters (U+0000–U+001F, U+007F–U+009F, U+061C, U+200B–U+200F, U+202A–U+202E, U+2060, U+2066–U+2069, U+FEFF)',
+  [VISIBLE_TEXT_PATTERN]: VISIBLE_TEXT_MESSAGE,
   '^[A-Za-z0-9_.-]{1,40}$': 'must be 1 to 40 characters of A-Z a-z 0-9 _ . -',
 };
 

@@ -16,6 +16,7 @@ import { Console1795750000000 } from './migrations/1795750000000-console.js';
 import { ApiKeyLastUsed1795760000000 } from './migrations/1795760000000-api-key-last-used.js';
 import { ApiKeyOrigin1795770000000 } from './migrations/1795770000000-api-key-origin.js';
 import { ChangeClocks1795780000000 } from './migrations/1795780000000-change-clocks.js';
+import { ApiKeyExpiry1795800000000 } from './migrations/1795800000000-api-key-expiry.js';
 import { ConsoleFlashes1795820000000 } from './migrations/1795820000000-console-flashes.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
@@ -42,5 +43,6 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   ApiKeyLastUsed1795760000000,
   ApiKeyOrigin1795770000000,
   ChangeClocks1795780000000,
+  ApiKeyExpiry1795800000000,
   ConsoleFlashes1795820000000,
 ];

@@ -28,6 +28,12 @@ export interface ApiKeyLookup {
   mode: ApiKeyMode;
   /** The version the key is pinned to (docs/design-record.md#d22): what its answers are shaped for. */
   apiVersion: ApiVersion;
+  /**
+   * When the key stops working (a rolled key, docs/design-record.md#d29), null if never. The lookup
+   * returns an expired key all the same: whoever uses the row compares it with the clock at use
+   * time, so a cached row stops working at its expiry too.
+   */
+  expiresAt: Date | null;
 }
 
 interface ApiKeyLookupRow {
@@ -42,19 +48,21 @@ interface ApiKeyLookupRow {
   plan: Plan;
   sandbox: boolean;
   api_version: ApiVersion;
+  expires_at: Date | null;
 }
 
 // Every request whose key is not in the lookup cache runs it. A test key's business is a sandbox:
 // its slug and plan are the live business's (docs/design-record.md#d19). It also records the key's
 // last use, in the same statement (no round trip added), at most once a minute per key: the row is
 // written only when its time is older, so most lookups write nothing (docs/design-record.md#d26).
+// An expired key's use is recorded too: the owner sees a partner still sending the old key of a roll.
 const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
   name: 'find_active_api_key',
   text: `WITH used AS (
          UPDATE api_keys SET last_used_at = now()
           WHERE key_hash = $1 AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
          RETURNING id)
-       SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at, k.api_version,
+       SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at, k.api_version, k.expires_at,
               b.id AS business_id, coalesce(l.id, b.id) AS tenant_id, coalesce(l.slug, b.slug) AS business_slug, coalesce(l.plan, b.plan) AS plan,
               b.live_business_id IS NOT NULL AS sandbox
          FROM api_keys k JOIN businesses b ON b.id = k.business_id
@@ -89,9 +97,11 @@ const LOCK_KEY_CREATION = defineStatement<[liveBusinessId: string]>({
   text: `SELECT pg_advisory_xact_lock(hashtextextended('api_keys.create:' || $1::text, 0))`,
 });
 
-const COUNT_ACTIVE_KEYS = defineStatement<[businessId: string], { n: number }>({
+// "Active", here and below: not revoked, and not expired at the service clock's `now` (a rolled
+// key's old key counts until its expiry: it still answers requests, docs/design-record.md#d29).
+const COUNT_ACTIVE_KEYS = defineStatement<[businessId: string, now: Date], { n: number }>({
   name: 'count_active_api_keys',
-  text: 'SELECT count(*)::int AS n FROM api_keys WHERE business_id = $1 AND revoked_at IS NULL',
+  text: 'SELECT count(*)::int AS n FROM api_keys WHERE business_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)',
 });
 
 // Revoked keys count too: revoking does not give back what was made.
@@ -102,9 +112,10 @@ const CONSOLE_KEYS_SINCE = defineStatement<[liveBusinessId: string, since: Date]
  WHERE (b.id = $1 OR b.live_business_id = $1) AND k.origin = 'console' AND k.created_at > $2`,
 });
 
-const ACTIVE_KEY_IDS_BY_PREFIX = defineStatement<[businessId: string, prefix: string], { id: string }>({
+const ACTIVE_KEY_IDS_BY_PREFIX = defineStatement<[businessId: string, prefix: string, now: Date], { id: string }>({
   name: 'active_api_key_ids_by_prefix',
-  text: 'SELECT id FROM api_keys WHERE business_id = $1 AND prefix = $2 AND revoked_at IS NULL ORDER BY created_at, id',
+  text: `SELECT id FROM api_keys WHERE business_id = $1 AND prefix = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
+ ORDER BY created_at, id`,
 });
 
 /** One active key of the business, as `admin key` commands print it. */
@@ -115,27 +126,50 @@ export interface ActiveApiKey {
   scopes: string[];
   apiVersion: ApiVersion;
   createdAt: Date;
+  /** When the key stops working (a rolled key's old key), null if never. */
+  expiresAt: Date | null;
 }
 
-const SET_API_VERSION = defineStatement<[businessId: string, id: string, apiVersion: ApiVersion], ActiveApiKey>({
+const SET_API_VERSION = defineStatement<[businessId: string, id: string, apiVersion: ApiVersion, now: Date], ActiveApiKey>({
   name: 'set_api_key_version',
-  text: `UPDATE api_keys SET api_version = $3 WHERE business_id = $1 AND id = $2 AND revoked_at IS NULL
-RETURNING id, prefix, name, scopes, api_version AS "apiVersion", created_at AS "createdAt"`,
+  text: `UPDATE api_keys SET api_version = $3 WHERE business_id = $1 AND id = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $4)
+RETURNING id, prefix, name, scopes, api_version AS "apiVersion", created_at AS "createdAt", expires_at AS "expiresAt"`,
 });
 
 // The live business's keys and its sandbox's (docs/design-record.md#d19), newest first.
-const ACTIVE_KEYS_OF = defineStatement<[liveBusinessId: string], ActiveApiKey & { sandbox: boolean; lastUsedAt: Date | null }>({
+const ACTIVE_KEYS_OF = defineStatement<[liveBusinessId: string, now: Date], ActiveApiKey & { sandbox: boolean; lastUsedAt: Date | null }>({
   name: 'active_api_keys_of_business',
   text: `SELECT k.id, k.prefix, k.name, k.scopes, k.api_version AS "apiVersion", k.created_at AS "createdAt",
-       k.last_used_at AS "lastUsedAt", b.live_business_id IS NOT NULL AS sandbox
+       k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt", b.live_business_id IS NOT NULL AS sandbox
   FROM api_keys k JOIN businesses b ON b.id = k.business_id
- WHERE (b.id = $1 OR b.live_business_id = $1) AND k.revoked_at IS NULL
+ WHERE (b.id = $1 OR b.live_business_id = $1) AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
  ORDER BY k.created_at DESC, k.id`,
 });
 
-const REVOKE_BY_ID = defineStatement<[businessId: string, id: string], { prefix: string }>({
+const REVOKE_BY_ID = defineStatement<[businessId: string, id: string, now: Date], { prefix: string }>({
   name: 'revoke_api_key_by_id',
-  text: 'UPDATE api_keys SET revoked_at = now() WHERE business_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING prefix',
+  text: `UPDATE api_keys SET revoked_at = now() WHERE business_id = $1 AND id = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
+RETURNING prefix`,
+});
+
+/** A key of the business whatever its state, as a roll reads it before deciding. */
+export interface StoredApiKey extends ActiveApiKey {
+  origin: ApiKeyOrigin;
+  revokedAt: Date | null;
+}
+
+// Locks the row until the transaction ends: a revocation or another roll of the key waits for it,
+// then sees the key as this roll left it.
+const KEY_FOR_UPDATE = defineStatement<[businessId: string, id: string], StoredApiKey>({
+  name: 'api_key_for_update',
+  text: `SELECT id, prefix, name, scopes, api_version AS "apiVersion", created_at AS "createdAt", expires_at AS "expiresAt",
+       origin, revoked_at AS "revokedAt"
+  FROM api_keys WHERE business_id = $1 AND id = $2 FOR UPDATE`,
+});
+
+const SET_EXPIRY = defineStatement<[businessId: string, id: string, expiresAt: Date]>({
+  name: 'set_api_key_expiry',
+  text: 'UPDATE api_keys SET expires_at = $3 WHERE business_id = $1 AND id = $2',
 });
 
 @Injectable()
@@ -158,6 +192,7 @@ export class ApiKeysRepository {
       plan: row.plan,
       mode: row.sandbox ? 'test' : 'live',
       apiVersion: row.api_version,
+      expiresAt: row.expires_at,
     };
   }
 
@@ -186,9 +221,9 @@ export class ApiKeysRepository {
     await this.database.execute(LOCK_KEY_CREATION, [liveBusinessId]);
   }
 
-  /** How many active keys the business row (a live business, or a sandbox) holds. */
-  async countActive(businessId: string): Promise<number> {
-    return (await this.database.one(COUNT_ACTIVE_KEYS, [businessId])).n;
+  /** How many keys the business row (a live business, or a sandbox) holds active at `now`. */
+  async countActive(businessId: string, now: Date): Promise<number> {
+    return (await this.database.one(COUNT_ACTIVE_KEYS, [businessId, now])).n;
   }
 
   /** The keys the console made for the live business and its sandbox since then, revoked ones included, and the oldest's time. */
@@ -196,23 +231,34 @@ export class ApiKeysRepository {
     return this.database.one(CONSOLE_KEYS_SINCE, [liveBusinessId, since]);
   }
 
-  /** The ids of the business's active keys with this prefix (a prefix is not unique). */
-  async activeIdsByPrefix(businessId: string, prefix: string): Promise<string[]> {
-    return (await this.database.rows(ACTIVE_KEY_IDS_BY_PREFIX, [businessId, prefix])).map((row) => row.id);
+  /** The ids of the business's keys active at `now` with this prefix (a prefix is not unique). */
+  async activeIdsByPrefix(businessId: string, prefix: string, now: Date): Promise<string[]> {
+    return (await this.database.rows(ACTIVE_KEY_IDS_BY_PREFIX, [businessId, prefix, now])).map((row) => row.id);
   }
 
-  /** Pins one active key of the business to another version; the key as it now is, or null when there is no such active key. */
-  setApiVersion(businessId: string, id: string, apiVersion: ApiVersion): Promise<ActiveApiKey | null> {
-    return this.database.maybeOne(SET_API_VERSION, [businessId, id, apiVersion]);
+  /** Pins one key of the business active at `now` to another version; the key as it now is, or null when there is no such key. */
+  setApiVersion(businessId: string, id: string, apiVersion: ApiVersion, now: Date): Promise<ActiveApiKey | null> {
+    return this.database.maybeOne(SET_API_VERSION, [businessId, id, apiVersion, now]);
   }
 
-  /** The active keys of a live business and of its sandbox, newest first. */
-  activeKeysOf(liveBusinessId: string): Promise<(ActiveApiKey & { sandbox: boolean; lastUsedAt: Date | null })[]> {
-    return this.database.rows(ACTIVE_KEYS_OF, [liveBusinessId]);
+  /** The keys of a live business and of its sandbox active at `now`, newest first. */
+  activeKeysOf(liveBusinessId: string, now: Date): Promise<(ActiveApiKey & { sandbox: boolean; lastUsedAt: Date | null })[]> {
+    return this.database.rows(ACTIVE_KEYS_OF, [liveBusinessId, now]);
   }
 
-  /** Revokes one active key of the business; its prefix, or null when there is no such active key. */
-  async revokeById(businessId: string, id: string): Promise<string | null> {
-    return (await this.database.maybeOne(REVOKE_BY_ID, [businessId, id]))?.prefix ?? null;
+  /** Revokes one key of the business active at `now`; its prefix, or null when there is no such key. */
+  async revokeById(businessId: string, id: string, now: Date): Promise<string | null> {
+    return (await this.database.maybeOne(REVOKE_BY_ID, [businessId, id, now]))?.prefix ?? null;
+  }
+
+  /** One key of the business in any state, its row locked until the ambient transaction ends; only inside one. */
+  async keyForUpdate(businessId: string, id: string): Promise<StoredApiKey | null> {
+    if (!this.database.inTransaction()) throw new Error('keyForUpdate needs the transaction that changes the key.');
+    return this.database.maybeOne(KEY_FOR_UPDATE, [businessId, id]);
+  }
+
+  /** Sets when one key of the business stops working. */
+  async setExpiry(businessId: string, id: string, expiresAt: Date): Promise<void> {
+    await this.database.execute(SET_EXPIRY, [businessId, id, expiresAt]);
   }
 }

@@ -3,6 +3,7 @@ import type { AppConfig } from '#config/app-config.js';
 import type { Database } from '#database/database.js';
 import type { BusinessesRepository } from '../businesses/businesses.repository.js';
 import type { BusinessesService } from '../businesses/businesses.service.js';
+import type { Clock } from '../clock/clock.js';
 import type { SandboxService } from '../sandbox/sandbox.service.js';
 import { generateApiKey } from './api-key-format.js';
 import type { ApiKeysRepository } from './api-keys.repository.js';
@@ -11,13 +12,18 @@ import type { AuthenticatedKey } from './authenticated-key.js';
 
 describe('ApiKeysService key lookups', () => {
   const validKey = generateApiKey();
-  const owner = { keyId: 'k1', prefix: validKey.slice(0, 12), mode: 'live' } as AuthenticatedKey;
+  let owner: AuthenticatedKey;
   let lookups: string[];
   let service: ApiKeysService;
+  /** The service's clock, moved by the tests; the cache's lifetime stays on the frozen Date.now. */
+  let now: Date;
 
   beforeEach(() => {
     // A frozen clock: nothing expires during the test, however slow the machine.
     jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    owner = { keyId: 'k1', prefix: validKey.slice(0, 12), mode: 'live', expiresAt: null } as AuthenticatedKey;
+    now = new Date('2030-01-01T00:00:00Z');
+    const clock: Clock = { now: () => now };
     lookups = [];
     const config = { API_KEY_PEPPER: 'p'.repeat(32), AUTH_CACHE_TTL_MS: 1000 } as AppConfig;
     let validHash: string | undefined;
@@ -35,6 +41,7 @@ describe('ApiKeysService key lookups', () => {
       {} as BusinessesService,
       {} as BusinessesRepository,
       {} as SandboxService,
+      clock,
     );
   });
   afterEach(() => jest.restoreAllMocks());
@@ -79,5 +86,31 @@ describe('ApiKeysService key lookups', () => {
     const refused = new Error('flood');
     await expect(service.authenticate(validKey, { beforeDatabase: () => Promise.reject(refused) })).rejects.toBe(refused);
     expect(lookups).toHaveLength(0);
+  });
+
+  it("refuses a cached key from its expiry on, by the clock at use time, not the cache's lifetime", async () => {
+    owner.expiresAt = new Date(now.getTime() + 60_000);
+    expect(await service.authenticate(validKey)).toBe(owner);
+    now = new Date(now.getTime() + 59_999);
+    expect(await service.authenticate(validKey)).toBe(owner);
+    expect(service.cachedLookup(validKey)).toBe(owner);
+    now = new Date(now.getTime() + 1);
+    expect(await service.authenticate(validKey)).toBeNull();
+    expect(service.cachedLookup(validKey)).toBeNull();
+    // Answered from the cache each time: the expiry was in the cached row.
+    expect(lookups).toHaveLength(1);
+  });
+
+  it('reports an expired key found by the database as not valid to the hook after it', async () => {
+    owner.expiresAt = new Date(now.getTime() - 1);
+    const valid: boolean[] = [];
+    const found = await service.authenticate(validKey, {
+      afterDatabase: (_hash, ok) => {
+        valid.push(ok);
+        return Promise.resolve();
+      },
+    });
+    expect(found).toBeNull();
+    expect(valid).toEqual([false]);
   });
 });

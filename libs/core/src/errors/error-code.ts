@@ -48,6 +48,9 @@ export const UNPUBLISHED_ERROR_CODES = [
   // No operation of the API makes keys: the console and `admin key create` refuse the eleventh
   // active key of a mode with it (docs/design-record.md#d28).
   'KEY_LIMIT',
+  // The console and the admin command line refuse to roll a revoked or expired key with it
+  // (docs/design-record.md#d29): a roll would give back a key its owner ended.
+  'KEY_NOT_ACTIVE',
 ] as const;
 
 /** The closed set of problem codes; the HTTP layer maps each to its status (libs/extensions/src/http/problem.ts). */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { BusinessesModule } from '../businesses/businesses.module.js';
-import { CLOCK, SYSTEM_CLOCK } from '../clock/clock.js';
+import { ClockModule } from '../clock/clock.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { NoticesModule } from './outbox/notices.module.js';
 import { PaginationModule } from '../pagination/pagination.module.js';
@@ -20,11 +20,10 @@ import { HOST_LOOKUP, WebhookResolver } from './endpoints/webhook-resolver.js';
 import { WebhookTestPingService } from './endpoints/webhook-test-ping.service.js';
 
 @Module({
-  imports: [BusinessesModule, MailModule, NoticesModule, PaginationModule, SecretsModule],
+  imports: [BusinessesModule, ClockModule, MailModule, NoticesModule, PaginationModule, SecretsModule],
   providers: [
     { provide: HOST_LOOKUP, useFactory: (config: AppConfig) => dnsLookup(config.WEBHOOK_DNS_SERVERS), inject: [AppConfig] },
     WebhookResolver,
-    { provide: CLOCK, useValue: SYSTEM_CLOCK },
     { provide: NOTICE_SEND_LIMITS, useValue: NOTICE_SEND_LIMITS_D9 },
     WebhookSecretsResealer,
     WebhookEndpointsRepository,
@@ -38,7 +37,7 @@ import { WebhookTestPingService } from './endpoints/webhook-test-ping.service.js
     WebhookTestPingService,
   ],
   exports: [
-    CLOCK,
+    ClockModule,
     WebhookSecretsResealer,
     NOTICE_SEND_LIMITS,
     WebhookEndpointsRepository,

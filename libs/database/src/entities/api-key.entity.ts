@@ -47,6 +47,13 @@ export class ApiKeyEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
+  /**
+   * When the key stops working, set when it is rolled (docs/design-record.md#d29); null: never. A key
+   * past it is refused as a revoked key is, checked at each use, cached lookups included.
+   */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
   /** When a request last came with the key, to the minute: the lookup writes it at most once a minute. */
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;

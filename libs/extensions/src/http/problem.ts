@@ -21,6 +21,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }>
   WEBHOOK_URL_REFUSED: { status: 400, title: 'The webhook address is refused' },
   WEBHOOK_ENDPOINT_LIMIT: { status: 409, title: 'The business has as many webhook endpoints as it may' },
   KEY_LIMIT: { status: 409, title: 'The business has as many active keys as it may' },
+  KEY_NOT_ACTIVE: { status: 409, title: 'The key is revoked or expired' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be application/json' },
   API_RATE_LIMIT: { status: 429, title: 'Too many requests' },

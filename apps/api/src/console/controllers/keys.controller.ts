@@ -6,7 +6,7 @@ import { ConsoleAction, ConsoleController, ConsolePage } from '../console-contro
 import { attempt } from '../console-forms.js';
 import { ConsoleFlow, formStateIn, type SeeOther } from '../console-flow.js';
 import { Console, Form, membershipOf, sessionOf, type ConsoleForm, type ConsoleState } from '../console-request.js';
-import { keysPage, KEY_FORM_FIELDS, revokeConfirmPage, ROLL_EXPIRIES, rollConfirmPage, versionConfirmPage } from '../pages/keys.page.js';
+import { keysPage, KEY_FORM_FIELDS, revokeConfirmPage, rollConfirmPage, versionConfirmPage } from '../pages/keys.page.js';
 import { businessPath, type PageFrame } from '../pages/layout.js';
 import { requireIntegrations } from '../plan-integrations.js';
 
@@ -103,9 +103,10 @@ export class KeysController {
   async roll(@Console() state: ConsoleState, @Param('id') id: string, @Form() form: ConsoleForm): Promise<SeeOther> {
     const membership = membershipOf(state);
     const key = await this.keyOf(state, id);
-    const expires = ROLL_EXPIRIES.find((e) => e === form.field('expires')) ?? '24h';
-    const rolled = await (this.keys as any).roll({ businessSlug: membership.slug, keyId: key.id, oldKeyExpiresIn: expires, memberEmail: sessionOf(state).email, origin: 'console' });
-    await this.flow.audited(state, 'key.roll', `${key.name} (${key.prefix} → ${rolled.prefix}, old key expires ${expires})`);
+    // The service checks the choice (one of ROLLED_KEY_LIVES), as it does `admin key roll`'s.
+    const expires = form.field('expires');
+    const rolled = await this.keys.roll({ businessSlug: membership.slug, key: { id: key.id }, oldKeyExpiresIn: expires, memberEmail: sessionOf(state).email, origin: 'console' });
+    await this.flow.audited(state, 'key.roll', `${key.name} (${key.prefix} → ${rolled.prefix}, old key stops at ${rolled.rolled.expiresAt})`);
     return this.flow.seeOther(state, this.path(state), {
       kind: 'secret',
       key: 'keys.rolled',

@@ -1,5 +1,6 @@
 import { API_VERSIONS, CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import type { ListedApiKey } from '#core/api-keys/api-keys.service.js';
+import { ROLLED_KEY_LIVES, type RolledKeyLife } from '#core/api-keys/rolled-key-life.js';
 import { CONSOLE_KEYS_PER_HOUR, MAX_ACTIVE_KEYS_PER_MODE } from '#core/api-keys/key-budget.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { choiceGroup, formError, selectField, stateFor, textField, type FormState } from '../console-forms.js';
@@ -12,9 +13,6 @@ import type { Flash } from '../console-flow.js';
 /** The fields of the create form, as they are posted. */
 export const KEY_FORM_FIELDS = ['name', 'scopes', 'mode', 'apiVersion'] as const;
 
-/** How long a rolled key's predecessor keeps working (docs/design-record.md#d29), as Stripe offers. */
-export const ROLL_EXPIRIES = ['now', '1h', '24h', '7d'] as const;
-export type RollExpiry = (typeof ROLL_EXPIRIES)[number];
 
 const versionOptions = () => API_VERSIONS.map((v) => ({ value: v, label: v }));
 
@@ -54,12 +52,12 @@ function createForm(frame: PageFrame, path: string, state: FormState | undefined
   </section>`;
 }
 
-function expiry(frame: PageFrame, key: ListedApiKey & { expiresAt?: string | null }): SafeHtml {
+function expiry(frame: PageFrame, key: ListedApiKey): SafeHtml {
   if (!key.expiresAt) return html`${frame.t.t('keys.noExpiry')}`;
   return html`<span class="warn">${frame.t.t('keys.expires')} ${when(frame, key.expiresAt)}</span>`;
 }
 
-function keyCells(frame: PageFrame, key: ListedApiKey & { expiresAt?: string | null }, keysPath: string): SafeHtml[] {
+function keyCells(frame: PageFrame, key: ListedApiKey, keysPath: string): SafeHtml[] {
   const { t } = frame;
   return [
     html`${key.name}`,
@@ -116,7 +114,7 @@ export function revokeConfirmPage(frame: PageFrame, key: ListedApiKey): string {
   });
 }
 
-const ROLL_LABELS: Record<RollExpiry, MessageKey> = { now: 'keys.rollNow', '1h': 'keys.roll1h', '24h': 'keys.roll24h', '7d': 'keys.roll7d' };
+const ROLL_LABELS: Record<RolledKeyLife, MessageKey> = { now: 'keys.rollNow', '1h': 'keys.roll1h', '24h': 'keys.roll24h', '7d': 'keys.roll7d' };
 
 export function rollConfirmPage(frame: PageFrame, key: ListedApiKey): string {
   const { t } = frame;
@@ -129,7 +127,7 @@ export function rollConfirmPage(frame: PageFrame, key: ListedApiKey): string {
       legend: t.t('keys.rollExpiry'),
       type: 'radio',
       checked: ['24h'],
-      choices: ROLL_EXPIRIES.map((value) => ({ value, label: t.t(ROLL_LABELS[value]) })),
+      choices: ROLLED_KEY_LIVES.map((value) => ({ value, label: t.t(ROLL_LABELS[value]) })),
     }),
     action: `${keysPath}/${key.id}/roll`,
     button: t.t('keys.rollButton'),
