@@ -44,7 +44,14 @@ export class KeysController {
     const flashes = await this.flow.taken(state);
     const listed = await this.keys.list(membership.slug);
     const t = state.translator;
-    return keysPage(frame(state, t.t('keys.title')), listed.keys, planHasIntegrations(membership.plan), flashes, formStateIn(flashes), t.t('plan.noIntegrations'));
+    return keysPage(
+      frame(state, t.t('keys.title')),
+      listed.keys,
+      planHasIntegrations(membership.plan),
+      flashes,
+      formStateIn(flashes),
+      t.t('plan.noIntegrations'),
+    );
   }
 
   @Post()
@@ -105,8 +112,18 @@ export class KeysController {
     const key = await this.keyOf(state, id);
     // The service checks the choice (one of ROLLED_KEY_LIVES), as it does `admin key roll`'s.
     const expires = form.field('expires');
-    const rolled = await this.keys.roll({ businessSlug: membership.slug, key: { id: key.id }, oldKeyExpiresIn: expires, memberEmail: sessionOf(state).email, origin: 'console' });
-    await this.flow.audited(state, 'key.roll', `${key.name} (${key.prefix} → ${rolled.prefix}, old key stops at ${rolled.rolled.expiresAt})`);
+    const rolled = await this.keys.roll({
+      businessSlug: membership.slug,
+      key: { id: key.id },
+      oldKeyExpiresIn: expires,
+      memberEmail: sessionOf(state).email,
+      origin: 'console',
+    });
+    await this.flow.audited(
+      state,
+      'key.roll',
+      `${key.name} (${key.prefix} → ${rolled.prefix}, old key stops at ${rolled.rolled.expiresAt})`,
+    );
     return this.flow.seeOther(state, this.path(state), {
       kind: 'secret',
       key: 'keys.rolled',
@@ -128,6 +145,10 @@ export class KeysController {
   async setVersion(@Console() state: ConsoleState, @Param('id') id: string, @Form() form: ConsoleForm): Promise<SeeOther> {
     const key = await this.keys.setApiVersion(membershipOf(state).slug, id, form.field('apiVersion'));
     await this.flow.audited(state, 'key.api-version', `${key.name} (${key.prefix}) to ${key.apiVersion}`);
-    return this.flow.seeOther(state, this.path(state), { kind: 'notice', key: 'keys.versionChanged', params: { name: key.name, version: key.apiVersion } });
+    return this.flow.seeOther(state, this.path(state), {
+      kind: 'notice',
+      key: 'keys.versionChanged',
+      params: { name: key.name, version: key.apiVersion },
+    });
   }
 }

@@ -13,7 +13,6 @@ import type { Flash } from '../console-flow.js';
 /** The fields of the create form, as they are posted. */
 export const KEY_FORM_FIELDS = ['name', 'scopes', 'mode', 'apiVersion'] as const;
 
-
 const versionOptions = () => API_VERSIONS.map((v) => ({ value: v, label: v }));
 
 export const scopeLabel = (t: Translator, scope: string): SafeHtml => html`<code>${scope}</code>`;
@@ -90,15 +89,37 @@ export function notices(frame: PageFrame, flashes: Flash[]): SafeHtml[] {
   });
 }
 
-export function keysPage(frame: PageFrame, keys: ListedApiKey[], canCreate: boolean, flashes: Flash[], form: FormState | undefined, noIntegrations: string): string {
+export function keysPage(
+  frame: PageFrame,
+  keys: ListedApiKey[],
+  canCreate: boolean,
+  flashes: Flash[],
+  form: FormState | undefined,
+  noIntegrations: string,
+): string {
   const { t } = frame;
   const path = businessPath(frame.membership!, '/keys');
-  const head = [t.t('keys.name'), t.t('keys.prefix'), t.t('keys.scopes'), t.t('keys.mode'), t.t('keys.version'), t.t('keys.created'), t.t('keys.lastUsed'), t.t('keys.expiry'), t.t('keys.actions')];
+  const head = [
+    t.t('keys.name'),
+    t.t('keys.prefix'),
+    t.t('keys.scopes'),
+    t.t('keys.mode'),
+    t.t('keys.version'),
+    t.t('keys.created'),
+    t.t('keys.lastUsed'),
+    t.t('keys.expiry'),
+    t.t('keys.actions'),
+  ];
   return page(
     frame,
     html`${notices(frame, flashes)} ${canCreate ? '' : message('info', noIntegrations)}
       <h2>${t.t('keys.active')}</h2>
-      ${table(frame, t.t('keys.active'), head, keys.map((key) => keyCells(frame, key, path)))}
+      ${table(
+        frame,
+        t.t('keys.active'),
+        head,
+        keys.map((key) => keyCells(frame, key, path)),
+      )}
       ${canCreate ? createForm(frame, path, stateFor('create-key', form)) : ''}`,
   );
 }
@@ -107,14 +128,21 @@ export function revokeConfirmPage(frame: PageFrame, key: ListedApiKey): string {
   const { t } = frame;
   const keysPath = businessPath(frame.membership!, '/keys');
   return confirmation(frame, {
-    text: html`<p>${t.t('keys.revokeConfirm', { name: key.name, prefix: key.prefix, mode: t.t(key.mode === 'test' ? 'mode.test' : 'mode.live') })}</p>`,
+    text: html`<p>
+      ${t.t('keys.revokeConfirm', { name: key.name, prefix: key.prefix, mode: t.t(key.mode === 'test' ? 'mode.test' : 'mode.live') })}
+    </p>`,
     action: `${keysPath}/${key.id}/revoke`,
     button: t.t('keys.revokeButton'),
     cancel: keysPath,
   });
 }
 
-const ROLL_LABELS: Record<RolledKeyLife, MessageKey> = { now: 'keys.rollNow', '1h': 'keys.roll1h', '24h': 'keys.roll24h', '7d': 'keys.roll7d' };
+const ROLL_LABELS: Record<RolledKeyLife, MessageKey> = {
+  now: 'keys.rollNow',
+  '1h': 'keys.roll1h',
+  '24h': 'keys.roll24h',
+  '7d': 'keys.roll7d',
+};
 
 export function rollConfirmPage(frame: PageFrame, key: ListedApiKey): string {
   const { t } = frame;
@@ -143,15 +171,19 @@ export function versionConfirmPage(frame: PageFrame, key: ListedApiKey, to: stri
   const { t } = frame;
   const keysPath = businessPath(frame.membership!, '/keys');
   const lower = API_VERSIONS.indexOf(to as never) < API_VERSIONS.indexOf(key.apiVersion);
-  const lost = API_VERSIONS.filter((v) => API_VERSIONS.indexOf(v) > API_VERSIONS.indexOf(to as never) && API_VERSIONS.indexOf(v) <= API_VERSIONS.indexOf(key.apiVersion));
+  const lost = API_VERSIONS.filter(
+    (v) => API_VERSIONS.indexOf(v) > API_VERSIONS.indexOf(to as never) && API_VERSIONS.indexOf(v) <= API_VERSIONS.indexOf(key.apiVersion),
+  );
   return confirmation(frame, {
     text: html`<p>${t.t('keys.versionConfirm', { name: key.name, from: key.apiVersion, to })}</p>
-      ${lower
-        ? html`${message('error', t.t('keys.versionLower'))}
-            <ul>
-              ${lost.map((v) => html`<li><strong>${v}</strong>: ${VERSION_ADDED[v] ? t.t(VERSION_ADDED[v]) : ''}</li>`)}
-            </ul>`
-        : html`<p>${t.t('keys.versionHigher')}</p>`}`,
+      ${
+        lower
+          ? html`${message('error', t.t('keys.versionLower'))}
+              <ul>
+                ${lost.map((v) => html`<li><strong>${v}</strong>: ${VERSION_ADDED[v] ? t.t(VERSION_ADDED[v]) : ''}</li>`)}
+              </ul>`
+          : html`<p>${t.t('keys.versionHigher')}</p>`
+      }`,
     fields: html`<input type="hidden" name="apiVersion" value="${to}" />`,
     action: `${keysPath}/${key.id}/api-version`,
     button: t.t('keys.versionButton', { to }),
