@@ -18,7 +18,12 @@ export const CONSOLE_ROUTES = [CONSOLE_PATH, `${CONSOLE_PATH}/{*path}`];
 export function ConsoleController(path: string | string[], opts: { business: boolean }): ClassDecorator {
   const guards = opts.business ? [ConsoleSessionGuard, BusinessMemberGuard, ConsoleFormGuard] : [ConsoleSessionGuard, ConsoleFormGuard];
   const paths = (Array.isArray(path) ? path : [path]).map((p) => (p === '' ? CONSOLE_PATH : `${CONSOLE_PATH}/${p}`));
-  return applyDecorators(Controller(paths.length === 1 ? paths[0] : paths), Public(), UseGuards(...guards), UseFilters(ConsoleExceptionFilter));
+  return applyDecorators(
+    Controller(paths.length === 1 ? paths[0] : paths),
+    Public(),
+    UseGuards(...guards),
+    UseFilters(ConsoleExceptionFilter),
+  );
 }
 
 /** A page: HTML, written for this request. */

@@ -29,13 +29,24 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
     }
     const state = req.console;
     const t = state?.translator ?? new Translator(chooseLanguage(req.headers['accept-language']));
-    const frame = (title: string): PageFrame => ({ t, title, csrf: state?.csrf ?? '', session: state?.session ?? null, membership: state?.membership });
+    const frame = (title: string): PageFrame => ({
+      t,
+      title,
+      csrf: state?.csrf ?? '',
+      session: state?.session ?? null,
+      membership: state?.membership,
+    });
     const back = html`<p><a href="/console">${t.t('error.backToConsole')}</a></p>`;
-    const send = (status: number, title: string, text: string) => res.status(status).type('html').send(page(frame(title), html`${message('error', text)}${back}`));
+    const send = (status: number, title: string, text: string) =>
+      res
+        .status(status)
+        .type('html')
+        .send(page(frame(title), html`${message('error', text)}${back}`));
     if (error instanceof ConsoleNothingHere) return void send(404, t.t('error.nothingHereTitle'), t.t('error.nothingHere'));
     if (error instanceof ConsoleFormRefused) return void send(403, t.t('error.refusedTitle'), t.t('error.formToken'));
     if (error instanceof DomainError) return void send(PROBLEM_TYPES[error.code].status, t.t('error.notDoneTitle'), errorMessage(t, error));
-    if (error instanceof HttpException && error.getStatus() < 500) return void send(error.getStatus(), t.t('error.nothingHereTitle'), t.t('error.nothingHere'));
+    if (error instanceof HttpException && error.getStatus() < 500)
+      return void send(error.getStatus(), t.t('error.nothingHereTitle'), t.t('error.nothingHere'));
     logger.error(`A console page failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     send(500, t.t('error.failedTitle'), t.t('error.failed'));
   }

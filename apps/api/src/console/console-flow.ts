@@ -40,10 +40,20 @@ export class ConsoleFlow {
   }
 
   /** A refused form: back to its page, with what was typed and why it was refused. */
-  refused(state: ConsoleState, url: string, form: string, posted: ConsoleForm, fields: readonly string[], refusal: Attempted<never>): Promise<SeeOther> {
+  refused(
+    state: ConsoleState,
+    url: string,
+    form: string,
+    posted: ConsoleForm,
+    fields: readonly string[],
+    refusal: Attempted<never>,
+  ): Promise<SeeOther> {
     if (refusal.ok) throw new Error('refused() takes a refusal');
     const values = posted.values(fields);
-    return this.seeOther(state, `${url}#${form}`, { kind: 'form', state: { form, values, fieldErrors: refusal.fieldErrors, error: refusal.error } });
+    return this.seeOther(state, `${url}#${form}`, {
+      kind: 'form',
+      state: { form, values, fieldErrors: refusal.fieldErrors, error: refusal.error },
+    });
   }
 
   /** What was left for this page; each flash is given once. */

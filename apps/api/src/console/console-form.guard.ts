@@ -19,7 +19,9 @@ export class ConsoleFormGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<ConsoleRequest>();
     if (req.method !== 'POST') return true;
-    await new Promise<void>((resolve, reject) => readForm(req, http.getResponse<Response>(), (error?: unknown) => (error ? reject(new ConsoleFormRefused()) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      readForm(req, http.getResponse<Response>(), (error?: unknown) => (error ? reject(new ConsoleFormRefused()) : resolve())),
+    );
     if (!this.sessions.forms.valid(req)) throw new ConsoleFormRefused();
     return true;
   }

@@ -32,6 +32,12 @@ export class EndpointsOwners {
     const sandbox = await this.sandboxes.findSandbox(membership.businessId);
     if (!sandbox) throw new DomainError('NOT_FOUND', 'This business has no sandbox yet: create it under Test mode first.');
     // Notices of the sandbox name the live business, with "mode": "test", as a test key's ping does.
-    return { businessId: sandbox.id, slug: membership.slug, tenantId: membership.businessId, base: `${live}${SANDBOX_SEGMENT}`, sandbox: true };
+    return {
+      businessId: sandbox.id,
+      slug: membership.slug,
+      tenantId: membership.businessId,
+      base: `${live}${SANDBOX_SEGMENT}`,
+      sandbox: true,
+    };
   }
 }

@@ -13,6 +13,16 @@ export class AuditController {
   @ConsolePage()
   async show(@Console() state: ConsoleState): Promise<string> {
     const entries = await this.audit.latest(membershipOf(state).businessId);
-    return auditPage({ t: state.translator, title: state.translator.t('audit.title'), csrf: state.csrf, session: state.session, membership: state.membership, section: 'audit' }, entries);
+    return auditPage(
+      {
+        t: state.translator,
+        title: state.translator.t('audit.title'),
+        csrf: state.csrf,
+        session: state.session,
+        membership: state.membership,
+        section: 'audit',
+      },
+      entries,
+    );
   }
 }

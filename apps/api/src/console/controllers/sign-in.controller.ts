@@ -74,7 +74,12 @@ export class SignInController {
 
   @Post('sign-in/confirm')
   @ConsoleAction()
-  async spend(@Console() state: ConsoleState, @Form() form: ConsoleForm, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SeeOther> {
+  async spend(
+    @Console() state: ConsoleState,
+    @Form() form: ConsoleForm,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SeeOther> {
     const spent = await this.authentication.spend(form.field('token'));
     if (!spent.signedIn) return this.flow.seeOther(state, '/console/sign-in?notice=link-spent');
     // A session that was open in this browser ends: the link's session replaces it.

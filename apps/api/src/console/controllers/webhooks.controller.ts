@@ -11,7 +11,14 @@ import { Console, Form, membershipOf, type ConsoleForm, type ConsoleState } from
 import { ContractInput } from '../contract-input.js';
 import { EndpointsOwners, type EndpointsOwner } from '../endpoints-owner.js';
 import type { PageFrame } from '../pages/layout.js';
-import { deleteConfirmPage, editPage, endpointPage, ENDPOINT_FORM_FIELDS, rotateConfirmPage, webhooksPage } from '../pages/webhooks.page.js';
+import {
+  deleteConfirmPage,
+  editPage,
+  endpointPage,
+  ENDPOINT_FORM_FIELDS,
+  rotateConfirmPage,
+  webhooksPage,
+} from '../pages/webhooks.page.js';
 import { requireIntegrations } from '../plan-integrations.js';
 
 const frame = (state: ConsoleState, owner: EndpointsOwner, title: string): PageFrame => ({
@@ -42,7 +49,12 @@ export class WebhooksController {
     private readonly flow: ConsoleFlow,
   ) {}
 
-  private title(state: ConsoleState, owner: EndpointsOwner, live: 'endpoint.title' | 'endpoint.one', sandbox: 'endpoint.sandboxTitle' | 'endpoint.sandboxOne'): string {
+  private title(
+    state: ConsoleState,
+    owner: EndpointsOwner,
+    live: 'endpoint.title' | 'endpoint.one',
+    sandbox: 'endpoint.sandboxTitle' | 'endpoint.sandboxOne',
+  ): string {
     return state.translator.t(owner.sandbox ? sandbox : live);
   }
 
@@ -79,7 +91,12 @@ export class WebhooksController {
         ...(form.field('description') === '' ? {} : { description: form.field('description') }),
         ...(form.field('apiVersion') === '' ? {} : { apiVersion: form.field('apiVersion') }),
       });
-      return this.endpoints.create(owner.businessId, { ...body, createdByMemberId: membership.memberId }, owner.tenantId, CURRENT_API_VERSION);
+      return this.endpoints.create(
+        owner.businessId,
+        { ...body, createdByMemberId: membership.memberId },
+        owner.tenantId,
+        CURRENT_API_VERSION,
+      );
     });
     if (!created.ok) return this.flow.refused(state, listPath, 'register-endpoint', form, ENDPOINT_FORM_FIELDS, created);
     const endpoint = created.value;
@@ -123,7 +140,13 @@ export class WebhooksController {
     const owner = await this.owners.of(state);
     const endpoint = await this.endpoints.get(owner.businessId, id);
     const flashes = await this.flow.taken(state);
-    return editPage(frame(state, owner, state.translator.t('endpoint.editTitle')), owner, endpoint, subscribableNoticeTypes(), formStateIn(flashes));
+    return editPage(
+      frame(state, owner, state.translator.t('endpoint.editTitle')),
+      owner,
+      endpoint,
+      subscribableNoticeTypes(),
+      formStateIn(flashes),
+    );
   }
 
   @Post(':id/edit')
@@ -184,7 +207,10 @@ export class WebhooksController {
     const owner = await this.owners.of(state);
     const updated = await this.endpoints.update(owner.businessId, id, { active }, owner.tenantId);
     await this.flow.audited(state, active ? 'webhook.enable' : 'webhook.disable', subject(owner, updated.url));
-    return this.flow.seeOther(state, `${owner.base}/webhooks/${updated.id}`, { kind: 'notice', key: active ? 'endpoint.enabledNotice' : 'endpoint.disabledNotice' });
+    return this.flow.seeOther(state, `${owner.base}/webhooks/${updated.id}`, {
+      kind: 'notice',
+      key: active ? 'endpoint.enabledNotice' : 'endpoint.disabledNotice',
+    });
   }
 
   @Get(':id/delete')

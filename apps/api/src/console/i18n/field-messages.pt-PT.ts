@@ -21,6 +21,10 @@ const PATTERNS: readonly [RegExp, (...groups: string[]) => string][] = [
   [/^must be one of (.+)$/, (list) => `tem de ser um de ${list}`],
   [/^must NOT have duplicate items/, () => 'não pode repetir valores'],
   [/^is not an allowed property$/, () => 'não é um campo permitido'],
+  [/^at least one scope is needed; known: (.+)$/, (list) => `escolha pelo menos uma permissão (conhecidas: ${list})`],
+  [/^unknown scope (\S+); known: (.+)$/, (scope, list) => `permissão desconhecida ${scope} (conhecidas: ${list})`],
+  [/^must be 1 to (\d+) characters besides spaces at its ends$/, (n) => `tem de ter de 1 a ${n} caracteres, além dos espaços nas pontas`],
+  [/^unknown API version (\S+); published: (.+)$/, (version, list) => `versão da API desconhecida ${version} (publicadas: ${list})`],
 ];
 
 /** Why an endpoint's address is refused (delivery-target.ts, webhook-url.ts), the reasons a person types into. */

@@ -57,7 +57,8 @@ export const EN = {
   'keys.title': 'API keys',
   'keys.active': 'Active keys',
   'keys.create': 'Create a key',
-  'keys.limits': 'A business holds at most {perMode} active keys per mode (live, test), and the console makes at most {perHour} keys an hour.',
+  'keys.limits':
+    'A business holds at most {perMode} active keys per mode (live, test), and the console makes at most {perHour} keys an hour.',
   'keys.name': 'Name',
   'keys.namePlaceholder': 'Website',
   'keys.prefix': 'Prefix',
@@ -71,6 +72,7 @@ export const EN = {
   'keys.created': 'Key {name} created ({mode}).',
   'keys.createButton': 'Create key',
   'keys.newKey': 'Your new API key',
+  'keys.createdAt': 'Created',
   'keys.lastUsed': 'Last used',
   'keys.never': 'Never',
   'keys.expiry': 'Expires',
@@ -170,7 +172,7 @@ export const EN = {
   'sandbox.reset': 'Reset the sandbox…',
   'sandbox.resetTitle': 'Reset the sandbox',
   'sandbox.resetConfirm':
-    "Reset the sandbox? Its appointments, clients, kept e-mails and webhook endpoints are deleted, and its services and staff copied again from the live business. Test keys keep working. This cannot be undone.",
+    'Reset the sandbox? Its appointments, clients, kept e-mails and webhook endpoints are deleted, and its services and staff copied again from the live business. Test keys keep working. This cannot be undone.',
   'sandbox.resetButton': 'Reset the sandbox',
   'sandbox.wasReset': 'The sandbox was reset.',
   'sandbox.emails': 'E-mails the sandbox kept',

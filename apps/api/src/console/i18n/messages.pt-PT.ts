@@ -39,7 +39,8 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'signIn.linkMalformed': 'Essa ligação de acesso está incompleta: copie o endereço inteiro do e-mail, ou peça uma nova abaixo.',
   'signIn.sentTitle': 'Veja o seu e-mail',
   'signIn.sent': 'Se esse endereço pertencer a um proprietário ou sócio de um negócio, vai receber uma ligação de acesso.',
-  'signIn.sentDetail': 'Abra a ligação neste navegador nos próximos 15 minutos. Funciona uma vez. Não chegou nada? Veja a pasta de spam, ou',
+  'signIn.sentDetail':
+    'Abra a ligação neste navegador nos próximos 15 minutos. Funciona uma vez. Não chegou nada? Veja a pasta de spam, ou',
   'signIn.askAgain': 'peça de novo',
   'signIn.limited': 'Foram pedidas demasiadas ligações a partir daqui ou para este endereço. Aguarde alguns minutos e tente de novo.',
   'signIn.back': 'Voltar ao início de sessão',
@@ -47,13 +48,15 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'signIn.button': 'Iniciar sessão',
   'businesses.title': 'Os seus negócios',
   'businesses.choose': 'Escolha o negócio a gerir.',
-  'businesses.none': 'Este endereço de e-mail não é proprietário nem sócio de nenhum negócio, por isso a consola não tem nada para mostrar.',
+  'businesses.none':
+    'Este endereço de e-mail não é proprietário nem sócio de nenhum negócio, por isso a consola não tem nada para mostrar.',
   'businesses.plan': 'plano {plan}',
 
   'keys.title': 'Chaves da API',
   'keys.active': 'Chaves ativas',
   'keys.create': 'Criar uma chave',
-  'keys.limits': 'Um negócio tem no máximo {perMode} chaves ativas por modo (real, teste), e a consola cria no máximo {perHour} chaves por hora.',
+  'keys.limits':
+    'Um negócio tem no máximo {perMode} chaves ativas por modo (real, teste), e a consola cria no máximo {perHour} chaves por hora.',
   'keys.name': 'Nome',
   'keys.namePlaceholder': 'Site',
   'keys.prefix': 'Prefixo',
@@ -67,6 +70,7 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'keys.created': 'Chave {name} criada ({mode}).',
   'keys.createButton': 'Criar chave',
   'keys.newKey': 'A sua nova chave da API',
+  'keys.createdAt': 'Criada',
   'keys.lastUsed': 'Último uso',
   'keys.never': 'Nunca',
   'keys.expiry': 'Expira',
@@ -97,7 +101,8 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'keys.versionButton': 'Fixar em {to}',
   'keys.versionChanged': 'A chave {name} responde agora na versão {version}.',
   'version.added.1.3.0': 'colaboradores, disponibilidade, endpoints de webhook pela API, o registo de eventos e o modo de teste.',
-  'version.added.1.4.0': 'metadados em marcações e clientes, sincronização incremental (updatedSince) e a hora de alteração de cada registo.',
+  'version.added.1.4.0':
+    'metadados em marcações e clientes, sincronização incremental (updatedSince) e a hora de alteração de cada registo.',
 
   'endpoint.title': 'Webhooks',
   'endpoint.sandboxTitle': 'Webhooks da sandbox',
@@ -146,7 +151,8 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'endpoint.disabledNotice': 'O endpoint foi desativado.',
   'endpoint.delete': 'Apagar…',
   'endpoint.deleteTitle': 'Apagar um endpoint',
-  'endpoint.deleteConfirm': 'Apagar o endpoint {url}? Não lhe é enviada mais nenhuma notificação, e o seu registo de entregas é apagado com ele.',
+  'endpoint.deleteConfirm':
+    'Apagar o endpoint {url}? Não lhe é enviada mais nenhuma notificação, e o seu registo de entregas é apagado com ele.',
   'endpoint.deleteButton': 'Apagar o endpoint',
   'endpoint.deleted': 'O endpoint {url} foi apagado.',
   'endpoint.itsDeliveries': 'As entregas deste endpoint',
@@ -191,7 +197,8 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'error.nothingHereTitle': 'Nada aqui',
   'error.nothingHere': 'Não há nenhum negócio seu, nem nada dele, neste endereço.',
   'error.refusedTitle': 'Recusado',
-  'error.formToken': 'Este formulário não foi enviado da sua página na consola, ou a página é demasiado antiga. Recarregue a página e tente de novo.',
+  'error.formToken':
+    'Este formulário não foi enviado da sua página na consola, ou a página é demasiado antiga. Recarregue a página e tente de novo.',
   'error.notDoneTitle': 'Não foi feito',
   'error.failedTitle': 'Algo correu mal',
   'error.failed': 'A consola não conseguiu fazer isso. Tente de novo daqui a pouco.',
@@ -212,6 +219,7 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'scope.services.read': 'Ver serviços, duração e preço, os colaboradores que os fazem e quando estão livres.',
   'scope.payments.read': 'Ver pagamentos, valores e a marcação associada, sem dados do meio de pagamento.',
   'scope.sales.read': 'Ver vendas e os seus artigos, sem custos nem notas internas.',
-  'scope.webhooks.manage': 'Subscrever, alterar, testar e apagar endpoints de webhook, ver as suas tentativas de entrega e reenviar notificações.',
+  'scope.webhooks.manage':
+    'Subscrever, alterar, testar e apagar endpoints de webhook, ver as suas tentativas de entrega e reenviar notificações.',
   'scope.events.read': 'Ver as notificações de alteração dos últimos 30 dias (o registo de eventos).',
 };

@@ -63,7 +63,9 @@ function account(frame: PageFrame): SafeHtml {
     <span class="who"
       >${frame.session.email}${membership ? html` · <a href="/console">${membership.businessName}</a> (${t.t(`role.${membership.role}`)})` : ''}</span
     >
-    <form method="post" action="/console/sign-out">${csrfField(frame)}<button type="submit" class="link">${t.t('account.signOut')}</button></form>
+    <form method="post" action="/console/sign-out">
+      ${csrfField(frame)}<button type="submit" class="link">${t.t('account.signOut')}</button>
+    </form>
   </div>`;
 }
 
@@ -91,8 +93,8 @@ export function page(frame: PageFrame, body: SafeHtml): string {
       </head>
       <body${frame.sandbox ? html` class="sandbox"` : ''}>
         <a class="skip" href="#main">${t.t('skip')}</a>
-        ${testModeBanner(frame)}
         <header>
+          ${testModeBanner(frame)}
           <p class="brand"><a href="/console">${t.t('brand')}</a></p>
           ${account(frame)} ${navigation(frame)}
         </header>
@@ -162,7 +164,10 @@ export function when(frame: PageFrame, date: Date | string | null): SafeHtml {
 }
 
 /** A confirmation: what will happen, in words, and the one button that does it (docs/design-record.md#d29). */
-export function confirmation(frame: PageFrame, opts: { text: SafeHtml; action: string; button: string; cancel: string; fields?: SafeHtml; danger?: boolean }): string {
+export function confirmation(
+  frame: PageFrame,
+  opts: { text: SafeHtml; action: string; button: string; cancel: string; fields?: SafeHtml; danger?: boolean },
+): string {
   return page(
     frame,
     html`<div class="confirm">

@@ -10,7 +10,13 @@ import { notices } from './keys.page.js';
  * integrations (`canChange` false) is told why instead of being offered the buttons
  * (docs/design-record.md#d28); a sandbox it made before keeps its listing.
  */
-export function testModePage(frame: PageFrame, sandbox: BusinessEntity | null, emails: KeptEmail[], canChange: boolean, flashes: Flash[]): string {
+export function testModePage(
+  frame: PageFrame,
+  sandbox: BusinessEntity | null,
+  emails: KeptEmail[],
+  canChange: boolean,
+  flashes: Flash[],
+): string {
   const { t } = frame;
   const path = businessPath(frame.membership!, '/test-mode');
   const rows = emails.map((email) => [
@@ -24,22 +30,26 @@ export function testModePage(frame: PageFrame, sandbox: BusinessEntity | null, e
     frame,
     html`${notices(frame, flashes)} ${canChange ? '' : message('info', t.t('sandbox.noPlan'))}
       <p>${t.t('sandbox.intro')}</p>
-      ${sandbox
-        ? html`<p>${t.t('sandbox.made', { slug: sandbox.slug })} ${when(frame, sandbox.createdAt)}.</p>
-            <ul class="list">
-              <li><a href="${path}/webhooks">${t.t('sandbox.endpoints')}</a></li>
-              <li><a href="${path}/deliveries">${t.t('sandbox.deliveries')}</a></li>
-              <li><a href="${path}/events">${t.t('sandbox.events')}</a></li>
-            </ul>
-            ${canChange ? html`<p><a class="button secondary" href="${path}/reset">${t.t('sandbox.reset')}</a></p>` : ''}
-            <h2>${t.t('sandbox.emails')}</h2>
-            ${table(frame, t.t('sandbox.emails'), [t.t('sandbox.when'), t.t('sandbox.to'), t.t('sandbox.subject'), t.t('sandbox.kind'), t.t('sandbox.keptColumn')], rows)}`
-        : html`<p>${t.t('sandbox.none')}</p>
-            ${canChange
-              ? html`<form method="post" action="${path}/create" class="actions">
-                  ${csrfField(frame)}<button type="submit">${t.t('sandbox.create')}</button>
-                </form>`
-              : ''}`}`,
+      ${
+        sandbox
+          ? html`<p>${t.t('sandbox.made', { slug: sandbox.slug })} ${when(frame, sandbox.createdAt)}.</p>
+              <ul class="list">
+                <li><a href="${path}/webhooks">${t.t('sandbox.endpoints')}</a></li>
+                <li><a href="${path}/deliveries">${t.t('sandbox.deliveries')}</a></li>
+                <li><a href="${path}/events">${t.t('sandbox.events')}</a></li>
+              </ul>
+              ${canChange ? html`<p><a class="button secondary" href="${path}/reset">${t.t('sandbox.reset')}</a></p>` : ''}
+              <h2>${t.t('sandbox.emails')}</h2>
+              ${table(frame, t.t('sandbox.emails'), [t.t('sandbox.when'), t.t('sandbox.to'), t.t('sandbox.subject'), t.t('sandbox.kind'), t.t('sandbox.keptColumn')], rows)}`
+          : html`<p>${t.t('sandbox.none')}</p>
+              ${
+                canChange
+                  ? html`<form method="post" action="${path}/create" class="actions">
+                      ${csrfField(frame)}<button type="submit">${t.t('sandbox.create')}</button>
+                    </form>`
+                  : ''
+              }`
+      }`,
   );
 }
 

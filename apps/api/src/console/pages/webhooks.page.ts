@@ -12,31 +12,39 @@ export const ENDPOINT_FORM_FIELDS = ['url', 'description', 'events', 'apiVersion
 
 function status(frame: PageFrame, endpoint: WebhookEndpointEntity): SafeHtml {
   const { t } = frame;
-  if (endpoint.enabled) return endpoint.failingSince ? html`${t.t('endpoint.failingSince')} ${when(frame, endpoint.failingSince)}` : html`${t.t('endpoint.enabled')}`;
+  if (endpoint.enabled)
+    return endpoint.failingSince
+      ? html`${t.t('endpoint.failingSince')} ${when(frame, endpoint.failingSince)}`
+      : html`${t.t('endpoint.enabled')}`;
   return html`${t.t('endpoint.disabled')}${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''}`;
 }
 
-function endpointFields(frame: PageFrame, state: FormState | undefined, eventTypes: readonly string[], current?: WebhookEndpointEntity): SafeHtml {
+function endpointFields(
+  frame: PageFrame,
+  state: FormState | undefined,
+  eventTypes: readonly string[],
+  current?: WebhookEndpointEntity,
+): SafeHtml {
   const { t } = frame;
   return html`${textField(state, {
-      id: 'endpoint-url',
-      name: 'url',
-      type: 'url',
-      label: t.t('endpoint.url'),
-      required: true,
-      maxlength: 2048,
-      placeholder: 'https://example.com/notices',
-      initial: current?.url,
-    })}
-    ${textField(state, { id: 'endpoint-description', name: 'description', label: t.t('endpoint.description'), hint: t.t('endpoint.descriptionHint'), initial: current?.description ?? '' })}
-    ${choiceGroup(state, {
-      id: 'endpoint-events',
-      name: 'events',
-      legend: t.t('endpoint.events'),
-      type: 'checkbox',
-      checked: current?.events ?? [],
-      choices: eventTypes.map((type) => ({ value: type, label: html`<code>${type}</code>` })),
-    })}`;
+    id: 'endpoint-url',
+    name: 'url',
+    type: 'url',
+    label: t.t('endpoint.url'),
+    required: true,
+    maxlength: 2048,
+    placeholder: 'https://example.com/notices',
+    initial: current?.url,
+  })}
+  ${textField(state, { id: 'endpoint-description', name: 'description', label: t.t('endpoint.description'), hint: t.t('endpoint.descriptionHint'), initial: current?.description ?? '' })}
+  ${choiceGroup(state, {
+    id: 'endpoint-events',
+    name: 'events',
+    legend: t.t('endpoint.events'),
+    type: 'checkbox',
+    checked: current?.events ?? [],
+    choices: eventTypes.map((type) => ({ value: type, label: html`<code>${type}</code>` })),
+  })}`;
 }
 
 function registerForm(frame: PageFrame, path: string, eventTypes: readonly string[], state: FormState | undefined): SafeHtml {
@@ -63,7 +71,9 @@ function sideIntro(frame: PageFrame, owner: EndpointsOwner): SafeHtml {
   const membership = frame.membership!;
   return owner.sandbox
     ? html`<p>${t.t('endpoint.sandboxIntro')} <a href="${businessPath(membership, '/webhooks')}">${t.t('endpoint.toLive')}</a></p>`
-    : html`<p>${t.t('endpoint.liveIntro')} <a href="${businessPath(membership, '/test-mode/webhooks')}">${t.t('endpoint.toSandbox')}</a></p>`;
+    : html`<p>
+        ${t.t('endpoint.liveIntro')} <a href="${businessPath(membership, '/test-mode/webhooks')}">${t.t('endpoint.toSandbox')}</a>
+      </p>`;
 }
 
 export function webhooksPage(
@@ -98,7 +108,8 @@ export function webhooksPage(
 function pingResult(frame: PageFrame, flash: Extract<Flash, { kind: 'ping' }>): SafeHtml {
   const { t } = frame;
   if (flash.delivered) return message('success', t.t('endpoint.pingDelivered', { status: flash.statusCode ?? '' }));
-  const why = flash.statusCode !== null ? t.t('endpoint.answered', { status: flash.statusCode }) : (flash.error ?? t.t('endpoint.noAnswer'));
+  const why =
+    flash.statusCode !== null ? t.t('endpoint.answered', { status: flash.statusCode }) : (flash.error ?? t.t('endpoint.noAnswer'));
   return message('error', t.t('endpoint.pingFailed', { why }));
 }
 
@@ -124,11 +135,15 @@ export function endpointPage(frame: PageFrame, owner: EndpointsOwner, endpoint: 
         <dd>${when(frame, endpoint.createdAt)}</dd>
       </dl>
       <div class="actions">
-        <form method="post" action="${path}/test" class="inline">${csrfField(frame)}<button type="submit">${t.t('endpoint.ping')}</button></form>
+        <form method="post" action="${path}/test" class="inline">
+          ${csrfField(frame)}<button type="submit">${t.t('endpoint.ping')}</button>
+        </form>
         <a class="button secondary" href="${path}/edit">${t.t('endpoint.edit')}</a>
         <a class="button secondary" href="${path}/rotate-secret">${t.t('endpoint.rotate')}</a>
         <form method="post" action="${path}/${endpoint.enabled ? 'disable' : 'enable'}" class="inline">
-          ${csrfField(frame)}<button type="submit" class="secondary">${endpoint.enabled ? t.t('endpoint.disable') : t.t('endpoint.enable')}</button>
+          ${csrfField(frame)}<button type="submit" class="secondary">
+            ${endpoint.enabled ? t.t('endpoint.disable') : t.t('endpoint.enable')}
+          </button>
         </form>
         <a class="button danger" href="${path}/delete">${t.t('endpoint.delete')}</a>
       </div>
@@ -137,7 +152,13 @@ export function endpointPage(frame: PageFrame, owner: EndpointsOwner, endpoint: 
   );
 }
 
-export function editPage(frame: PageFrame, owner: EndpointsOwner, endpoint: WebhookEndpointEntity, eventTypes: readonly string[], form: FormState | undefined): string {
+export function editPage(
+  frame: PageFrame,
+  owner: EndpointsOwner,
+  endpoint: WebhookEndpointEntity,
+  eventTypes: readonly string[],
+  form: FormState | undefined,
+): string {
   const { t } = frame;
   const path = `${owner.base}/webhooks/${endpoint.id}`;
   const state = stateFor('edit-endpoint', form);
