@@ -35,6 +35,12 @@ const CODE_MESSAGES: Partial<Record<DomainError['code'], MessageKey>> = {
   CONFLICT: 'error.code.CONFLICT',
 };
 
+/**
+ * Refusals whose problem names no path (the API answers them with a `detail` only) but that are
+ * about one field of a form: shown beside that field, in the API's words, like a rule's message.
+ */
+const CODE_FIELDS: Partial<Record<DomainError['code'], string>> = { WEBHOOK_URL_REFUSED: '/url' };
+
 /** A refusal in the member's language: what the rule's code means, and the API's own detail. */
 export function errorMessage(t: Translator, error: DomainError): string {
   const key = CODE_MESSAGES[error.code];
@@ -52,6 +58,10 @@ export async function attempt<T>(t: Translator, fields: readonly string[], actio
     return { ok: true, value: await action() };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code === 'INTERNAL' || error.code === 'SERVICE_UNAVAILABLE') throw error;
+    const path = CODE_FIELDS[error.code];
+    if (path !== undefined && error.fieldErrors.length === 0 && fieldOfPath(path, fields)) {
+      return refusal(t, fields, [{ path, message: error.detail }], t.t('error.code.VALIDATION_FAILED'));
+    }
     return refusal(t, fields, error.fieldErrors, errorMessage(t, error));
   }
 }

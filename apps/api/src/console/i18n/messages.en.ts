@@ -73,6 +73,7 @@ export const EN = {
   'keys.created': 'Key {name} created ({mode}).',
   'keys.createButton': 'Create key',
   'keys.newKey': 'Your new API key',
+  'keys.createdAt': 'Created',
   'keys.lastUsed': 'Last used',
   'keys.never': 'Never',
   'keys.expiry': 'Expires',

@@ -71,6 +71,7 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'keys.created': 'Chave {name} criada ({mode}).',
   'keys.createButton': 'Criar chave',
   'keys.newKey': 'A sua nova chave da API',
+  'keys.createdAt': 'Criada',
   'keys.lastUsed': 'Último uso',
   'keys.never': 'Nunca',
   'keys.expiry': 'Expira',

@@ -105,7 +105,7 @@ export function keysPage(
     t.t('keys.scopes'),
     t.t('keys.mode'),
     t.t('keys.version'),
-    t.t('keys.created'),
+    t.t('keys.createdAt'),
     t.t('keys.lastUsed'),
     t.t('keys.expiry'),
     t.t('keys.actions'),

@@ -93,8 +93,8 @@ export function page(frame: PageFrame, body: SafeHtml): string {
       </head>
       <body${frame.sandbox ? html` class="sandbox"` : ''}>
         <a class="skip" href="#main">${t.t('skip')}</a>
-        ${testModeBanner(frame)}
         <header>
+          ${testModeBanner(frame)}
           <p class="brand"><a href="/console">${t.t('brand')}</a></p>
           ${account(frame)} ${navigation(frame)}
         </header>
