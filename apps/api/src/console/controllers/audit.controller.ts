@@ -3,6 +3,7 @@ import { ConsoleAuditService } from '#core/console-audit/console-audit.service.j
 import { ConsoleController, ConsolePage } from '../console-controller.decorator.js';
 import { Console, membershipOf, type ConsoleState } from '../console-request.js';
 import { auditPage } from '../pages/audit.page.js';
+import { frameOf } from '../pages/layout.js';
 
 /** The business's audit: the console's changes, sign-ins and the operator's changes, newest first. */
 @ConsoleController('b/:slug/audit', { business: true })
@@ -13,16 +14,6 @@ export class AuditController {
   @ConsolePage()
   async show(@Console() state: ConsoleState): Promise<string> {
     const entries = await this.audit.latest(membershipOf(state).businessId);
-    return auditPage(
-      {
-        t: state.translator,
-        title: state.translator.t('audit.title'),
-        csrf: state.csrf,
-        session: state.session,
-        membership: state.membership,
-        section: 'audit',
-      },
-      entries,
-    );
+    return auditPage(frameOf(state, state.translator.t('audit.title'), { section: 'audit' }), entries);
   }
 }

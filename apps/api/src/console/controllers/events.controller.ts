@@ -6,19 +6,12 @@ import { ConsoleFlow, type SeeOther } from '../console-flow.js';
 import { Console, type ConsoleState } from '../console-request.js';
 import { EndpointsOwners, type EndpointsOwner } from '../endpoints-owner.js';
 import { eventsLink, eventsPage, type EventFilters } from '../pages/events.page.js';
-import type { PageFrame } from '../pages/layout.js';
+import { type PageFrame, frameOf } from '../pages/layout.js';
 
 const PAGE_SIZE = 50;
 
-const frame = (state: ConsoleState, owner: EndpointsOwner, title: string): PageFrame => ({
-  t: state.translator,
-  title,
-  csrf: state.csrf,
-  session: state.session,
-  membership: state.membership,
-  section: owner.sandbox ? 'test-mode' : 'events',
-  sandbox: owner.sandbox,
-});
+const frame = (state: ConsoleState, owner: EndpointsOwner, title: string): PageFrame =>
+  frameOf(state, title, { section: owner.sandbox ? 'test-mode' : 'events', sandbox: owner.sandbox });
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 

@@ -7,17 +7,10 @@ import { attempt } from '../console-forms.js';
 import { ConsoleFlow, formStateIn, type SeeOther } from '../console-flow.js';
 import { Console, Form, membershipOf, sessionOf, type ConsoleForm, type ConsoleState } from '../console-request.js';
 import { keysPage, KEY_FORM_FIELDS, revokeConfirmPage, rollConfirmPage, versionConfirmPage } from '../pages/keys.page.js';
-import { businessPath, type PageFrame } from '../pages/layout.js';
+import { type PageFrame, businessPath, frameOf } from '../pages/layout.js';
 import { requireIntegrations } from '../plan-integrations.js';
 
-const frame = (state: ConsoleState, title: string): PageFrame => ({
-  t: state.translator,
-  title,
-  csrf: state.csrf,
-  session: state.session,
-  membership: state.membership,
-  section: 'keys',
-});
+const frame = (state: ConsoleState, title: string): PageFrame => frameOf(state, title, { section: 'keys' });
 
 /** The keys page: list, create (shown once), roll, revoke and change a key's version, each confirmed first (docs/design-record.md#d29). */
 @ConsoleController('b/:slug/keys', { business: true })

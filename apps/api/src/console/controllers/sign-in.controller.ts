@@ -10,10 +10,10 @@ import { ConsoleRedirect, signInNeeded } from '../console-exceptions.js';
 import { ConsoleFlow, type SeeOther } from '../console-flow.js';
 import { Console, Form, type ConsoleForm, type ConsoleState } from '../console-request.js';
 import { cookieHeaders, forwardCookies } from '../console-session.guard.js';
-import type { PageFrame } from '../pages/layout.js';
+import { frameOf, type PageFrame } from '../pages/layout.js';
 import { businessesPage, confirmPage, limitedPage, linkSentPage, signInPage, SIGN_IN_NOTICES } from '../pages/sign-in.pages.js';
 
-const frame = (state: ConsoleState, title: string): PageFrame => ({ t: state.translator, title, csrf: state.csrf, session: state.session });
+const frame = (state: ConsoleState, title: string): PageFrame => frameOf(state, title);
 
 /** Sign-in by e-mailed link, the choice of business, and sign-out (docs/design-record.md#d26). */
 @ConsoleController('', { business: false })

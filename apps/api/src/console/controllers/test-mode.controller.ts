@@ -4,18 +4,10 @@ import { SandboxService } from '#core/sandbox/sandbox.service.js';
 import { ConsoleAction, ConsoleController, ConsolePage } from '../console-controller.decorator.js';
 import { ConsoleFlow, type SeeOther } from '../console-flow.js';
 import { Console, membershipOf, type ConsoleState } from '../console-request.js';
-import { businessPath, type PageFrame } from '../pages/layout.js';
+import { type PageFrame, businessPath, frameOf } from '../pages/layout.js';
 import { resetConfirmPage, testModePage } from '../pages/test-mode.page.js';
 
-const frame = (state: ConsoleState, title: string): PageFrame => ({
-  t: state.translator,
-  title,
-  csrf: state.csrf,
-  session: state.session,
-  membership: state.membership,
-  section: 'test-mode',
-  sandbox: true,
-});
+const frame = (state: ConsoleState, title: string): PageFrame => frameOf(state, title, { section: 'test-mode', sandbox: true });
 
 /** Test mode: the business's sandbox, made or reset (after a confirmation), and the e-mails it kept. */
 @ConsoleController('b/:slug/test-mode', { business: true })

@@ -10,7 +10,7 @@ import { ConsoleFlow, formStateIn, type SeeOther } from '../console-flow.js';
 import { Console, Form, membershipOf, type ConsoleForm, type ConsoleState } from '../console-request.js';
 import { ContractInput } from '../contract-input.js';
 import { EndpointsOwners, type EndpointsOwner } from '../endpoints-owner.js';
-import type { PageFrame } from '../pages/layout.js';
+import { type PageFrame, frameOf } from '../pages/layout.js';
 import {
   deleteConfirmPage,
   editPage,
@@ -21,15 +21,8 @@ import {
 } from '../pages/webhooks.page.js';
 import { requireIntegrations } from '../plan-integrations.js';
 
-const frame = (state: ConsoleState, owner: EndpointsOwner, title: string): PageFrame => ({
-  t: state.translator,
-  title,
-  csrf: state.csrf,
-  session: state.session,
-  membership: state.membership,
-  section: owner.sandbox ? 'test-mode' : 'webhooks',
-  sandbox: owner.sandbox,
-});
+const frame = (state: ConsoleState, owner: EndpointsOwner, title: string): PageFrame =>
+  frameOf(state, title, { section: owner.sandbox ? 'test-mode' : 'webhooks', sandbox: owner.sandbox });
 
 /** How a change is named in the audit: the sandbox's endpoints as such. */
 const subject = (owner: EndpointsOwner, text: string): string => (owner.sandbox ? `sandbox: ${text}` : text);

@@ -1,7 +1,7 @@
 import type { MessageKey } from '../i18n/messages.en.js';
 import type { Translator } from '../i18n/translator.js';
 import { CSRF_FIELD } from '../console-csrf.js';
-import type { ConsoleMembership, ConsoleSession } from '../console-request.js';
+import type { ConsoleMembership, ConsoleSession, ConsoleState } from '../console-request.js';
 import { html, type SafeHtml } from '../html.js';
 
 export type ConsoleSection = 'keys' | 'webhooks' | 'deliveries' | 'events' | 'test-mode' | 'audit';
@@ -16,6 +16,11 @@ export interface PageFrame {
   section?: ConsoleSection;
   /** A page of the business's sandbox: a banner says so. */
   sandbox?: boolean;
+}
+
+/** A page's frame from what the console's guards learnt of the request. */
+export function frameOf(state: ConsoleState, title: string, where: { section?: ConsoleSection; sandbox?: boolean } = {}): PageFrame {
+  return { t: state.translator, title, csrf: state.csrf, session: state.session, membership: state.membership, ...where };
 }
 
 const SECTIONS: readonly [ConsoleSection, MessageKey][] = [
