@@ -8,6 +8,8 @@ import { BusinessEntity } from './business.entity.js';
  */
 @Entity({ name: 'console_audit_entries' })
 @Index('console_audit_entries_business_idx', ['businessId', 'createdAt'])
+// Refused sign-ins that name no business (docs/design-record.md#d29), found by when.
+@Index('console_audit_entries_unattached_idx', ['createdAt'], { where: '"business_id" IS NULL' })
 export class ConsoleAuditEntryEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
