@@ -130,7 +130,8 @@ describe('admin sandbox create', () => {
     expect(await catalogue(sandboxId)).toEqual(await catalogue(live.id));
     const sandboxCounts = await counts(sandboxId);
     for (const table of OWN_DATA) expect({ table, rows: sandboxCounts[table] }).toEqual({ table, rows: 0 });
-    expect(await counts(live.id)).toEqual(before);
+    // Only the operator's change is written to the live business: its audit entry (docs/design-record.md#d29).
+    expect(await counts(live.id)).toEqual({ ...before, console_audit_entries: before.console_audit_entries + 1 });
 
     // The row is linked to the live one, and its slug is no live business's.
     const [row] = await db.query<{ live_business_id: string; slug: string }[]>(
@@ -323,7 +324,8 @@ describe('admin sandbox reset', () => {
     expect((await catalogue(sandboxId)).business).toMatchObject({ step_min: 30 });
     const after = await counts(sandboxId);
     for (const table of OWN_DATA) expect({ table, rows: after[table] }).toEqual({ table, rows: 0 });
-    expect(await counts(live.id)).toEqual(liveBefore);
+    // Only the operator's change is written to the live business: its audit entry (docs/design-record.md#d29).
+    expect(await counts(live.id)).toEqual({ ...liveBefore, console_audit_entries: liveBefore.console_audit_entries + 1 });
 
     // The test key still reaches the sandbox, under the same id.
     expect(await app.get(ApiKeysService).authenticate(created.json.key)).toMatchObject({ mode: 'test', businessId: sandboxId });
