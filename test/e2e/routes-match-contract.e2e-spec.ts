@@ -3,7 +3,7 @@ import { RequestMethod } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { ExecutionContext } from '@nestjs/common';
 import { PUBLIC_ROUTE } from '#api/auth/route-access.decorators.js';
-import { operationOf } from '#extensions-api/http/operation-metadata.js';
+import { operationOf } from '#http/operation-metadata.js';
 import { operationsById } from '#contract/openapi-document.js';
 import { loadServedContract } from '#contract/served-contract.js';
 import { E2eApi } from '../utils/e2e-api.js';

@@ -13,7 +13,7 @@ import { securityHeadersMiddleware } from './http/security-headers.js';
 import { limitRequestTimes } from './http/server-timeouts.js';
 import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
-import { defaultApiVersionHeader } from '#extensions-api/http/api-version.js';
+import { defaultApiVersionHeader } from '#http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
 import { CONSOLE_PATH, consoleRouter } from './console/console-router.js';
 import { loadAnswerVersions } from '#contract/versions/answer-shaper.js';

@@ -1,9 +1,9 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
-import { pinAnswerVersion } from '#extensions-api/http/api-version.js';
-import { operationOf } from '#extensions-api/http/operation-metadata.js';
+import type { ApiRequest } from '#http/api-request.js';
+import { pinAnswerVersion } from '#http/api-version.js';
+import { operationOf } from '#http/operation-metadata.js';
 import { isPublicRoute } from './is-public-route.js';
 
 /**

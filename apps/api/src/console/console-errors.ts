@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '#core/errors/domain-error.js';
-import { PROBLEM_TYPES } from '#extensions-api/http/problem.js';
+import { PROBLEM_TYPES } from '#http/problem.js';
 import type { ConsoleContext } from './console-context.js';
 import { html } from './html.js';
 import { message, page } from './pages/layout.js';

@@ -18,7 +18,7 @@ import {
 import { DomainError } from '#core/errors/domain-error.js';
 import { ERROR_CODES } from '#core/errors/error-code.js';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
-import { PROBLEM_TYPES } from '#extensions-api/http/problem.js';
+import { PROBLEM_TYPES } from '#http/problem.js';
 
 function respond(exception: unknown, route?: { path: string }, complete = true) {
   const sent: { status?: number; type?: string; body?: string; headers: Record<string, string> } = { headers: {} };

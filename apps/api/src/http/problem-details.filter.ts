@@ -1,9 +1,9 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { shapeAnswer, shapeInstance } from '#contract/versions/answer-shaper.js';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
-import { problemBody, PROBLEM_TYPES } from '#extensions-api/http/problem.js';
-import { problemOf } from '#extensions-api/http/problem-of.js';
+import type { ApiRequest } from '#http/api-request.js';
+import { problemBody, PROBLEM_TYPES } from '#http/problem.js';
+import { problemOf } from '#http/problem-of.js';
 
 /**
  * Every error leaves as application/problem+json (RFC 9457, docs/design-record.md#d3): a DomainError with its code, an
