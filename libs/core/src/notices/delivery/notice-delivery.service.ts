@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
-import { shapeNotice } from '#contract/versions/answer-shaper.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
 import { CLOCK, type Clock } from '../../clock/clock.js';
@@ -78,6 +78,7 @@ export class NoticeDeliveryService {
     private readonly sender: NoticeSender,
     private readonly cipher: SecretsCipher,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly shaper: AnswerShaper,
   ) {}
 
   /** The delivery with what sending it takes, looked up in a batch with the others of the moment. */
@@ -117,7 +118,7 @@ export class NoticeDeliveryService {
     try {
       // Shaped for the version the endpoint is pinned to, and signed as sent (docs/design-record.md#d22).
       const notice = deliveredNotice(checkNoticeBody(delivery.payload), delivery.sandbox ? 'test' : 'live');
-      body = JSON.stringify(shapeNotice(delivery.endpoint.apiVersion, notice.type, notice));
+      body = JSON.stringify(this.shaper.shapeNotice(delivery.endpoint.apiVersion, notice.type, notice));
     } catch (error) {
       return this.failUnsent(delivery, attemptedAt, `not sent: ${(error as Error).message}`);
     }
