@@ -45,6 +45,30 @@ const LIB_MUST_NOT_IMPORT_UPWARD = [
   },
 ];
 
+// The libs have layers of their own (docs/design-record.md#layout): the route layer (`libs/http`)
+// and the queue engine (`libs/jobs`) build on the rules and the documents (`libs/core`,
+// `libs/contract`, `libs/database`, `libs/config`), which never import them back; the public
+// extension API (`libs/extensions`) sits on top and re-exports the route layer, never the reverse.
+const upperLibs = (names, message) => ({ regex: `^#(${names.join('|')})/`, message });
+const LIB_BELOW_HTTP_AND_JOBS = [
+  ...LIB_MUST_NOT_IMPORT_UPWARD,
+  upperLibs(
+    ['http', 'jobs', 'extensions-api'],
+    'The rules and the documents (libs/core, libs/contract, libs/database, libs/config, libs/sdk) must not import the route layer, the queue engine or the extension API; they build on these libs.',
+  ),
+];
+const LIB_HTTP = [
+  ...LIB_MUST_NOT_IMPORT_UPWARD,
+  upperLibs(
+    ['jobs', 'extensions-api'],
+    'The route layer (libs/http) must not import the queue engine or the extension API, which re-exports it.',
+  ),
+];
+const LIB_JOBS = [
+  ...LIB_MUST_NOT_IMPORT_UPWARD,
+  upperLibs(['http', 'extensions-api'], 'The queue engine (libs/jobs) must not import the route layer or the extension API.'),
+];
+
 // No app imports another (or itself through an alias): the worker, the API and the admin command
 // line share code through the libs only (the jobs through libs/jobs). test/ and bench/ may import apps.
 const APP_MUST_NOT_IMPORT_APPS = [
@@ -59,7 +83,7 @@ const APP_MUST_NOT_IMPORT_APPS = [
 ];
 
 // An extension (extensions/<name>/, docs/extending.md) builds on the libs (#core, #database,
-// #contract, #jobs, #config) and the public extension API (#extensions-api, a lib); never on an
+// #contract, #jobs, #config, #http) and the public extension API (#extensions-api, a lib); never on an
 // app, the registry or another extension, so that removing its registry line removes it entirely.
 const EXTENSION_MUST_STAY_OUTSIDE_APPS = [
   {
@@ -182,7 +206,10 @@ export default defineConfig(
     },
   },
 
-  ...importBoundaries('libs/*/src', 'its lib', LIB_MUST_NOT_IMPORT_UPWARD),
+  ...importBoundaries('libs/{config,contract,core,database,sdk}/src', 'its lib', LIB_BELOW_HTTP_AND_JOBS),
+  ...importBoundaries('libs/http/src', 'its lib', LIB_HTTP),
+  ...importBoundaries('libs/jobs/src', 'its lib', LIB_JOBS),
+  ...importBoundaries('libs/extensions/src', 'its lib', LIB_MUST_NOT_IMPORT_UPWARD),
   ...importBoundaries('apps/*/src', 'its app', APP_MUST_NOT_IMPORT_APPS),
   ...importBoundaries('test', 'test/'),
   ...importBoundaries('extensions/*', 'its extension folder', EXTENSION_MUST_STAY_OUTSIDE_APPS),

@@ -1,5 +1,5 @@
 import { ConfigError } from '#config/app-config.js';
-import { servedNoticeTypes, servedOperation } from '#contract/served-contract.js';
+import { ServedContract, servedNoticeTypes } from '#contract/served-contract.js';
 import { enableExtensions, EXTENSION_MIGRATIONS, EXTENSIONS } from './index.js';
 
 describe('the extension registry', () => {
@@ -11,8 +11,11 @@ describe('the extension registry', () => {
   });
 
   it("hands the enabled extensions' operations and notice types to the served contract", () => {
-    expect(enableExtensions(['waitlist']).map((extension) => extension.name)).toEqual(['waitlist']);
-    expect(servedOperation('joinWaitlist')?.routePath).toBe('waitlist');
+    const enabled = enableExtensions(['waitlist']);
+    expect(enabled.map((extension) => extension.name)).toEqual(['waitlist']);
+    const contract = new ServedContract(enabled);
+    expect(contract.operation('joinWaitlist')?.routePath).toBe('waitlist');
+    expect(contract.noticeTypes).toContain('waitlist.joined');
     expect(servedNoticeTypes()).toContain('waitlist.joined');
   });
 

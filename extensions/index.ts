@@ -23,10 +23,11 @@ export const EXTENSIONS: readonly SchedulingExtension[] = [
 export const EXTENSION_MIGRATIONS: readonly MigrationClass[] = EXTENSIONS.flatMap((extension) => extension.migrations);
 
 /**
- * The registered extensions that EXTENSIONS names, in the registry's order, handed to the libs:
- * the served contract takes their operations, documents and notice types (serveExtensions). Each
- * app calls this at start, before it loads an extension's module; the app then loads theirs only.
- * A name no extension has refuses the start.
+ * The registered extensions that EXTENSIONS names, in the registry's order. Each app hands them to
+ * the libs as it builds its module: its ServedContract takes their operations, documents and notice
+ * types (ServedContractModule.forRoot), and the app loads their modules only; their notice types are
+ * also handed to serveExtensions, which the pure notice checks of libs/core read. A name no
+ * extension has refuses the start.
  */
 export function enableExtensions(names: readonly string[]): readonly SchedulingExtension[] {
   const unknown = names.filter((name) => !EXTENSIONS.some((extension) => extension.name === name));
@@ -37,6 +38,7 @@ export function enableExtensions(names: readonly string[]): readonly SchedulingE
     );
   }
   const enabled = EXTENSIONS.filter((extension) => names.includes(extension.name));
+  // The notice types the libs' pure checks accept (servedNoticeTypes): not injected yet.
   serveExtensions(enabled);
   return enabled;
 }

@@ -9,7 +9,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createApiApp } from '#api/configure-app.js';
 import { CONSOLE_CSP } from '#api/console/console-headers.js';
-import { loadPublishedContract } from '#contract/served-contract.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
@@ -34,7 +34,7 @@ jest.setTimeout(300_000);
 
 const SCREENSHOTS = join(REPO_ROOT, 'docs', 'console');
 const AXE_SOURCE = await readFile(join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const contract = new ContractResponseValidator(loadPublishedContract(CURRENT_API_VERSION).document);
+const contract = new ContractResponseValidator(new ServedContract().published(CURRENT_API_VERSION).document);
 
 let app: NestExpressApplication;
 let browser: Browser;

@@ -1,4 +1,4 @@
-import { answerVersionsLoaded } from '#contract/versions/answer-shaper.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { API_VERSIONS } from '#contract/versions/api-versions.js';
 import { E2eApi } from '../utils/e2e-api.js';
 
@@ -16,6 +16,6 @@ afterAll(() => api.close());
 
 describe('the published documents an answer is shaped from', () => {
   it('are all read when the API starts, before any request', () => {
-    expect(answerVersionsLoaded()).toEqual([...API_VERSIONS]);
+    expect(api.app.get(AnswerShaper).versionsLoaded()).toEqual([...API_VERSIONS]);
   });
 });

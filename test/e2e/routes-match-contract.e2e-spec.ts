@@ -3,9 +3,9 @@ import { RequestMethod } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { ExecutionContext } from '@nestjs/common';
 import { PUBLIC_ROUTE } from '#api/auth/route-access.decorators.js';
-import { operationOf } from '#extensions-api/http/operation-metadata.js';
+import { operationOf } from '#http/operation-metadata.js';
 import { operationsById } from '#contract/openapi-document.js';
-import { loadServedContract } from '#contract/served-contract.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { E2eApi } from '../utils/e2e-api.js';
 
 let api: E2eApi;
@@ -50,7 +50,7 @@ function registeredRoutes(): Route[] {
 
 describe('routes and the contract', () => {
   it('every keyed route is an operation of the document and enforces exactly its x-required-scope', () => {
-    const operations = [...operationsById(loadServedContract().document).values()];
+    const operations = [...operationsById(api.app.get(ServedContract).document).values()];
     const routes = registeredRoutes().filter((r) => !r.isPublic);
     expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
@@ -72,7 +72,7 @@ describe('routes and the contract', () => {
         .filter((r) => !r.isPublic)
         .map((r) => `${r.method} ${r.path}`),
     );
-    const documented = [...operationsById(loadServedContract().document).values()].map((o) => `${o.method} ${o.path}`);
+    const documented = [...operationsById(api.app.get(ServedContract).document).values()].map((o) => `${o.method} ${o.path}`);
     expect(documented.filter((o) => !served.has(o))).toEqual([]);
   });
 });

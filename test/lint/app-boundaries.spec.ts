@@ -42,7 +42,7 @@ describe('import boundaries (eslint.config.mjs)', () => {
     expect(
       await restrictedImports(
         'apps/api/src/api.module.ts',
-        "import { JobsModule } from '#jobs/jobs.module.js';\nimport { x } from './http/json-body.js';",
+        "import { JobsModule } from '#jobs/jobs.module.js';\nimport { Operation } from '#http/operation.decorator.js';\nimport { x } from './http/json-body.js';",
       ),
     ).toEqual([]);
     expect(await restrictedImports('test/e2e/x.e2e-spec.ts', "import { WorkerModule } from '#worker/worker.module.js';")).toEqual([]);
@@ -69,7 +69,7 @@ describe('import boundaries (eslint.config.mjs)', () => {
     expect(
       await restrictedImports(
         'extensions/waitlist/api/waitlist.controller.ts',
-        "import { Operation } from '#extensions-api/routes.js';\nimport { x } from '#core/errors/domain-error.js';\nimport { y } from '../waitlist.service.js';",
+        "import { Operation } from '#extensions-api/routes.js';\nimport { ValidBody } from '#http/operation-params.js';\nimport { x } from '#core/errors/domain-error.js';\nimport { y } from '../waitlist.service.js';",
       ),
     ).toEqual([]);
     expect(

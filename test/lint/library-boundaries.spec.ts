@@ -2,8 +2,10 @@ import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 /**
- * Imports go one way: apps → extensions → libs (eslint.config.mjs). The rule is checked on
- * snippets, then on every file of the libs and the extensions as they are. The type-checked rules
+ * Imports go one way: apps → extensions → libs (eslint.config.mjs), and inside the libs the route
+ * layer (libs/http) and the queue engine (libs/jobs) sit above the rules and the documents
+ * (docs/design-record.md#layout). The rules are checked on snippets, then on every file of the libs
+ * and the extensions as they are. The type-checked rules
  * are off (the snippets are not files of the TypeScript project); the boundaries are the project's own.
  */
 const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: tseslint.configs.disableTypeChecked });
@@ -22,6 +24,7 @@ const LIB_FILES = [
   'libs/core/src/notices/outbox/notice-types.ts',
   'libs/database/src/migrations.ts',
   'libs/extensions/src/routes.ts',
+  'libs/http/src/operation.decorator.ts',
   'libs/jobs/src/job-queues.ts',
   'libs/sdk/src/index.ts',
 ];
@@ -67,7 +70,36 @@ describe('a library imports no app, no extension registry and no extension', () 
     expect(
       await restrictedImports(
         'libs/extensions/src/routes.ts',
-        "import { x } from '#core/errors/domain-error.js';\nimport { y } from '#contract/served-contract.js';\nimport { z } from './http/operation.decorator.js';",
+        "import { x } from '#core/errors/domain-error.js';\nimport { y } from '#contract/served-contract.js';\nimport { z } from '#http/operation.decorator.js';",
+      ),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['libs/core/src/notices/outbox/notice-types.ts', "import { Operation } from '#http/operation.decorator.js';"],
+    ['libs/contract/src/served-contract.ts', "import type { ApiRequest } from '#http/api-request.js';"],
+    ['libs/database/src/migrations.ts', "import { x } from '#jobs/job-queues.js';"],
+    ['libs/config/src/app-config.ts', "import type { CommandContext } from '#extensions-api/command-context.js';"],
+  ])('keeps the rules and the documents below the route layer and the queue engine: forbids, in %s, %s', async (file, code) => {
+    expect(await restrictedImports(file, code)).toEqual([
+      expect.stringMatching(/must not import the route layer, the queue engine or the extension API/),
+    ]);
+  });
+
+  it('keeps the route layer below the extension API, which re-exports it, and beside the queue engine', async () => {
+    expect(
+      await restrictedImports('libs/http/src/operation.decorator.ts', "import { Operation } from '#extensions-api/routes.js';"),
+    ).toEqual([expect.stringMatching(/The route layer \(libs\/http\) must not import the queue engine or the extension API/)]);
+    expect(await restrictedImports('libs/http/src/problem.ts', "import { x } from '#jobs/job-queues.js';")).toEqual([
+      expect.stringMatching(/The route layer \(libs\/http\) must not import the queue engine or the extension API/),
+    ]);
+    expect(await restrictedImports('libs/jobs/src/job-queues.ts', "import { problemBody } from '#http/problem.js';")).toEqual([
+      expect.stringMatching(/The queue engine \(libs\/jobs\) must not import the route layer or the extension API/),
+    ]);
+    expect(
+      await restrictedImports(
+        'libs/http/src/operation.decorator.ts',
+        "import { x } from '#core/errors/domain-error.js';\nimport { y } from '#contract/served-contract.js';\nimport { z } from '#config/app-config.js';",
       ),
     ).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { RequestMethod } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { PUBLIC_ROUTE } from '#api/auth/route-access.decorators.js';
 import { loadContract, operationsById } from '#contract/openapi-document.js';
-import { loadServedContract } from '#contract/served-contract.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { generateApiKey } from '#core/api-keys/api-key-format.js';
 import { SCOPES } from '#core/scopes/scope.js';
 import { REPO_ROOT } from '../utils/child-process.js';
@@ -65,7 +65,7 @@ function registeredOperations(): string[] {
 describe('routes and the contract, both ways', () => {
   it('Nest registers exactly the operations of the document, no more and no fewer', () => {
     // The served contract: the core's operations and the enabled extensions' (none unless EXTENSIONS names one).
-    const documented = [...operationsById(loadServedContract().document).values()].map((o) => `${o.method} ${o.path}`).sort();
+    const documented = [...operationsById(api.app.get(ServedContract).document).values()].map((o) => `${o.method} ${o.path}`).sort();
     // Outside the API: the public document, docs, health and metrics routes are marked @Public.
     expect(registeredOperations()).toEqual(documented);
   });

@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { HTTP_METHODS, resolveRef, type OpenApiDocument, type OpenApiOperation } from '#contract/openapi-document.js';
-import { loadServedContract } from '#contract/served-contract.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { createAjv, DOCUMENT_ID, type ValidateFunction } from '#contract/schema-compiler.js';
 import { anchorRefs } from '#contract/validation-errors.js';
 
@@ -41,7 +41,7 @@ export class ContractResponseValidator {
   private readonly recorded = new Set<string>();
 
   constructor(
-    private readonly document: OpenApiDocument = loadServedContract().document,
+    private readonly document: OpenApiDocument = new ServedContract().document,
     /** Whether conforming pairs count for the coverage gate (they count once: for the served document). */
     private readonly recordsCoverage = true,
   ) {

@@ -7,22 +7,24 @@ import { ApiModule } from '#api/api.module.js';
 import { API_APP_OPTIONS, configureApiApp, createApiApp } from '#api/configure-app.js';
 import { MetricsServer } from '#api/metrics/metrics-server.js';
 import { NOTICE_TYPES } from '#contract/generated/operations.js';
-import { loadFrozenContract, loadPublishedContract, servedNoticeTypes } from '#contract/served-contract.js';
-import { versionIntroducing, shapeAnswer } from '#contract/versions/answer-shaper.js';
+import { loadFrozenContract, ServedContract } from '#contract/served-contract.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { API_VERSIONS, compareApiVersions, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
 import { ContractResponseValidator, type ObservedResponse } from './contract-response-validator.js';
 import { testConfig } from './test-config.js';
 
 export const BASE = '/v1/api';
 /**
- * One validator per published version, made at the first call, once an application has said which
- * extensions it serves: an answer is checked against the document of the version its Api-Version
- * header names (docs/design-record.md#d22), the current one with the enabled extensions'.
+ * One validator per application's served contract and published version, made at the first call:
+ * an answer is checked against the document of the version its Api-Version header names
+ * (docs/design-record.md#d22), the current one with the application's enabled extensions'.
  */
-const validators = new Map<ApiVersion, ContractResponseValidator>();
-function validatorOf(version: ApiVersion): ContractResponseValidator {
-  let validator = validators.get(version);
-  if (!validator) validators.set(version, (validator = new ContractResponseValidator(loadPublishedContract(version).document)));
+const validators = new WeakMap<ServedContract, Map<ApiVersion, ContractResponseValidator>>();
+function validatorOf(contract: ServedContract, version: ApiVersion): ContractResponseValidator {
+  let byVersion = validators.get(contract);
+  if (!byVersion) validators.set(contract, (byVersion = new Map()));
+  let validator = byVersion.get(version);
+  if (!validator) byVersion.set(version, (validator = new ContractResponseValidator(contract.published(version).document)));
   return validator;
 }
 
@@ -45,27 +47,30 @@ function showsLaterScopes(path: string, status: number, text: string): boolean {
  * version that has its operation, of theirs (so every answer a test sees also proves the
  * down-conversions of docs/design-record.md#d22 on real data).
  */
-function contractProblems(observed: ObservedResponse, askedVersion: string | string[] | undefined): string[] {
+function contractProblems(app: NestExpressApplication, observed: ObservedResponse, askedVersion: string | string[] | undefined): string[] {
+  const contract = app.get(ServedContract);
+  const shaper = app.get(AnswerShaper);
   const header = observed.headers['api-version'];
   if (!isApiVersion(header)) return [`Api-Version header is missing or unknown (${String(header)})`];
-  const answered = validatorOf(header);
-  const own = answered.describes(observed) ? answered : validatorOf(CURRENT_API_VERSION);
+  const answered = validatorOf(contract, header);
+  const own = answered.describes(observed) ? answered : validatorOf(contract, CURRENT_API_VERSION);
   const problems = own.check(observed);
   const operationId = own.operationIdOf(observed);
   const json = /json/.test(String(observed.headers['content-type'] ?? ''));
   // An enabled extension's operations and notice types belong to no published document (D25):
   // where one is served, only the served document is checked.
-  const extended = servedNoticeTypes().length > NOTICE_TYPES.length;
+  const extended = contract.noticeTypes.length > NOTICE_TYPES.length;
   // A request naming no published version in Api-Version (a header earlier versions do not have)
   // is answered under the current document only.
   const askedUnpublished = askedVersion !== undefined && !isApiVersion(askedVersion);
   if (problems.length > 0 || operationId === undefined || !json || observed.status === 503 || extended || askedUnpublished) return problems;
   for (const earlier of API_VERSIONS.filter((version) => compareApiVersions(version, header) < 0)) {
-    if (compareApiVersions(versionIntroducing(operationId), earlier) > 0 || !validatorOf(earlier).describes(observed)) continue;
+    if (compareApiVersions(shaper.versionIntroducing(operationId), earlier) > 0 || !validatorOf(contract, earlier).describes(observed))
+      continue;
     if (earlier === '1.2.0' && showsLaterScopes(observed.path, observed.status, observed.text)) continue;
-    const text = JSON.stringify(shapeAnswer(earlier, operationId, observed.status, JSON.parse(observed.text)));
+    const text = JSON.stringify(shaper.shapeAnswer(earlier, operationId, observed.status, JSON.parse(observed.text)));
     problems.push(
-      ...validatorOf(earlier)
+      ...validatorOf(contract, earlier)
         .check({ ...observed, text })
         .map((problem) => `(shaped for ${earlier}) ${problem}`),
     );
@@ -145,7 +150,7 @@ export class E2eApi {
       ? res.headers['x-request-id']
         ? []
         : ['X-Request-Id header is missing']
-      : contractProblems(observed, options.headers?.['Api-Version']);
+      : contractProblems(this.app, observed, options.headers?.['Api-Version']);
     if (problems.length > 0) {
       throw new Error(`Response to ${method} ${url} breaks the contract:\n  ${problems.join('\n  ')}`);
     }

@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
+import { ServedContractModule } from '#contract/served-contract.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
 import { BusinessesModule } from '#core/businesses/businesses.module.js';
@@ -33,6 +34,8 @@ export class AdminModule {
       module: AdminModule,
       imports: [
         ConfigModule.forRoot(config),
+        // The enabled extensions' notice types are accepted as the core's (webhook endpoints, fixtures).
+        ServedContractModule.forRoot(extensions),
         // `migrate` runs every registered extension's migrations, enabled or not (EXTENSION_MIGRATIONS).
         DatabaseModule.forRoot('scheduling-admin', 0, EXTENSION_MIGRATIONS),
         SecretsKeyCheckedAfterBoot,

@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs
 import { TerminusModule } from '@nestjs/terminus';
 import { AppConfig, loadApiConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
+import { ServedContractModule } from '#contract/served-contract.module.js';
 import { ApiKeysModule } from '#core/api-keys/api-keys.module.js';
 import { AppointmentReadsModule } from '#core/appointments/appointment-reads.module.js';
 import { AppointmentWritesModule } from '#core/appointments/appointment-writes.module.js';
@@ -20,11 +21,11 @@ import { AvailabilityModule } from '#core/availability/availability.module.js';
 import { ServicesModule } from '#core/services/services.module.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { enableExtensions } from '#extensions/index.js';
-import { requestValidator } from '#extensions-api/http/operation-input.interceptor.js';
+import { RouteLayerModule } from '#http/route-layer.module.js';
 import { JobProcessingModule } from '#jobs/processors/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
 import { ApiVersionGuard } from './auth/api-version.guard.js';
-import { VersionShapingInterceptor } from '#extensions-api/http/version-shaping.interceptor.js';
+import { VersionShapingInterceptor } from '#http/version-shaping.interceptor.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
@@ -65,16 +66,16 @@ function withRouteDependencies(module: DynamicModule): DynamicModule {
 @Module({})
 export class ApiModule {
   static forRoot(config: AppConfig = loadApiConfig()): DynamicModule {
-    // Which extensions this process serves, said before their modules load and before anything
-    // reads the served contract (docs/extending.md).
+    // The extensions this application serves (docs/extending.md): their contracts join the core's
+    // in its ServedContract, and their modules load beside the core's.
     const extensions = enableExtensions(config.EXTENSIONS);
-    // Every operation's input schemas, the enabled extensions' included, compiled now rather than
-    // on a first request; one that does not compile stops the start.
-    requestValidator().compileAll();
     return {
       module: ApiModule,
       imports: [
         ConfigModule.forRoot(config),
+        ServedContractModule.forRoot(extensions),
+        // The route layer's validator (its schemas compiled at start) and secret answers.
+        RouteLayerModule,
         DiscoveryModule,
         JsonLogsModule,
         TerminusModule,

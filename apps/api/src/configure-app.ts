@@ -13,10 +13,10 @@ import { securityHeadersMiddleware } from './http/security-headers.js';
 import { limitRequestTimes } from './http/server-timeouts.js';
 import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
-import { defaultApiVersionHeader } from '#extensions-api/http/api-version.js';
+import { defaultApiVersionHeader } from '#http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
 import { CONSOLE_ROUTES } from './console/console-controller.decorator.js';
-import { loadAnswerVersions } from '#contract/versions/answer-shaper.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 
 export { API_PREFIX };
 
@@ -32,7 +32,7 @@ export const API_APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
 export function configureApiApp(app: NestExpressApplication): NestExpressApplication {
   useJsonLogs(app);
   // Before the first request, not during one (issue 38): parsing them blocks the event loop.
-  loadAnswerVersions();
+  app.get(AnswerShaper).loadVersions();
   app.disable('x-powered-by');
   app.set('etag', weakEtag);
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).

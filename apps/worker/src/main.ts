@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '#config/app-config.js';
-import { loadAnswerVersions } from '#contract/versions/answer-shaper.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { useJsonLogs } from '#core/logging/json-logs.js';
 import { logsWritten } from '#core/logging/logs-written.js';
 import { WorkerModule } from './worker.module.js';
@@ -19,7 +19,7 @@ try {
   useJsonLogs(app);
   // The documents notices are shaped from, read now rather than at the first notice to an endpoint
   // pinned to an older version, which would hold every delivery behind the parse (issue 38).
-  loadAnswerVersions();
+  app.get(AnswerShaper).loadVersions();
   // On SIGTERM (or Ctrl-C) the relays stop, the jobs under way finish (JobQueues), then the
   // queues and the database close and the process exits 0. Signals that come meanwhile are ignored.
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { loadConfig, type AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
+import { ServedContractModule } from '#contract/served-contract.module.js';
 import { JsonLogsModule } from '#core/logging/json-logs.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { enableExtensions } from '#extensions/index.js';
@@ -11,13 +12,13 @@ import { JobsModule } from '#jobs/jobs.module.js';
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
-    // The enabled extensions' notice types are sent as the core's (the API records them); the
-    // worker loads none of their modules.
-    enableExtensions(config.EXTENSIONS);
     return {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
+        // The enabled extensions' notice types are sent as the core's (the API records them); the
+        // worker loads none of their modules.
+        ServedContractModule.forRoot(enableExtensions(config.EXTENSIONS)),
         JsonLogsModule,
         DatabaseModule.forRoot('scheduling-worker'),
         JobsModule.forRoot({ driver: 'bullmq', redis: 'own-connections' }),

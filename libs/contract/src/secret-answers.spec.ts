@@ -1,6 +1,6 @@
 import type { OpenApiDocument, OpenApiOperation } from './openapi-document.js';
-import { answerHoldsSecret, operationsAnsweringSecrets } from './secret-answers.js';
-import { loadServedContract } from './served-contract.js';
+import { operationsAnsweringSecrets, SecretAnswers } from './secret-answers.js';
+import { ServedContract } from './served-contract.js';
 
 const documentOf = (paths: OpenApiDocument['paths'], schemas: Record<string, unknown>): OpenApiDocument => ({
   openapi: '3.1.0',
@@ -17,13 +17,12 @@ const answering = (operationId: string, responses: Record<string, unknown>): Ope
 
 describe('operationsAnsweringSecrets (docs/design-record.md#d25)', () => {
   it('finds, in the served document, the two answers that carry an endpoint secret', () => {
-    expect([...operationsAnsweringSecrets(loadServedContract().document)].sort()).toEqual([
-      'createWebhookEndpoint',
-      'rotateWebhookEndpointSecret',
-    ]);
-    expect(answerHoldsSecret('createWebhookEndpoint')).toBe(true);
-    expect(answerHoldsSecret('getWebhookEndpoint')).toBe(false);
-    expect(answerHoldsSecret('createAppointment')).toBe(false);
+    const { document } = new ServedContract();
+    expect([...operationsAnsweringSecrets(document)].sort()).toEqual(['createWebhookEndpoint', 'rotateWebhookEndpointSecret']);
+    const secretAnswers = new SecretAnswers(document);
+    expect(secretAnswers.holdsSecret('createWebhookEndpoint')).toBe(true);
+    expect(secretAnswers.holdsSecret('getWebhookEndpoint')).toBe(false);
+    expect(secretAnswers.holdsSecret('createAppointment')).toBe(false);
   });
 
   it('follows references, composition, arrays and shared responses; reads only 2xx answers; ends on cycles', () => {

@@ -1,5 +1,4 @@
 import type { OpenApiDocument } from './openapi-document.js';
-import { loadServedContract } from './served-contract.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 /** Where a schema nests others. */
@@ -65,10 +64,20 @@ export function operationsAnsweringSecrets(document: OpenApiDocument): ReadonlyS
   return found;
 }
 
-let served: ReadonlySet<string> | undefined;
+/**
+ * Which operations of an application's served contract (the core's and the enabled extensions')
+ * can answer a secret, read once from its document (made by RouteLayerModule from the injected
+ * ServedContract; outside Nest, `new SecretAnswers(contract.document)`).
+ */
+export class SecretAnswers {
+  private readonly operations: ReadonlySet<string>;
 
-/** Whether an operation of the served contract (the core's and the extensions') can answer a secret. */
-export function answerHoldsSecret(operationId: string): boolean {
-  served ??= operationsAnsweringSecrets(loadServedContract().document);
-  return served.has(operationId);
+  constructor(document: OpenApiDocument) {
+    this.operations = operationsAnsweringSecrets(document);
+  }
+
+  /** Whether an operation's answer can hold a secret. */
+  holdsSecret(operationId: string): boolean {
+    return this.operations.has(operationId);
+  }
 }

@@ -4,8 +4,8 @@ import {
   mergeDocuments,
   mergeNoticeTypes,
   mergeOperations,
+  ServedContract,
   servedNoticeTypes,
-  servedOperation,
   serveExtensions,
   type ServedExtension,
 } from './served-contract.js';
@@ -91,12 +91,30 @@ describe('mergeNoticeTypes', () => {
   });
 });
 
-// The process's choice (one per Jest file: each has its own modules). Before it, the core's alone.
+describe('ServedContract', () => {
+  it("serves the extensions it is made with beside the core's, and no other", () => {
+    expect(new ServedContract().operation('getMe')).toBe(OPERATIONS.getMe);
+    const things = new ServedContract([extensionWith(['listThings'], ['thing.made'])]);
+    expect(things.operation('getMe')).toBe(OPERATIONS.getMe);
+    expect(things.operation('listThings')?.operationId).toBe('listThings');
+    expect(things.operation('listOthers')).toBeUndefined();
+    expect(things.noticeTypes).toEqual([...NOTICE_TYPES, 'thing.made']);
+    // Two applications of one process, each with its own: neither sees the other's, whichever was made first.
+    const others = new ServedContract([extensionWith(['listOthers'], [], 'others')]);
+    expect(others.operation('listOthers')?.operationId).toBe('listOthers');
+    expect(others.operation('listThings')).toBeUndefined();
+    expect(things.operation('listOthers')).toBeUndefined();
+  });
+
+  it('refuses an extension whose operation the core already serves', () => {
+    expect(() => new ServedContract([extensionWith(['getMe'], [])])).toThrow('Extension things: operationId getMe is already served');
+  });
+});
+
+// The notice types the pure checks read (one choice per Jest file: each has its own modules). Before it, the core's alone.
 describe('serveExtensions', () => {
-  it("serves the enabled extensions' operations and notice types beside the core's, and keeps that choice", () => {
-    expect(servedOperation('getMe')).toBe(OPERATIONS.getMe);
+  it("accepts the enabled extensions' notice types beside the core's, and keeps that choice", () => {
     serveExtensions([extensionWith(['listThings'], ['thing.made'])]);
-    expect(servedOperation('listThings')?.operationId).toBe('listThings');
     expect(servedNoticeTypes()).toEqual([...NOTICE_TYPES, 'thing.made']);
 
     expect(() => serveExtensions([extensionWith(['listThings'], ['thing.made'])])).not.toThrow();
@@ -105,7 +123,6 @@ describe('serveExtensions', () => {
     expect(() => serveExtensions([extensionWith(['listOthers'], [], 'others')])).toThrow(
       'This process serves the extensions things (chosen at start, or read before serveExtensions was called), so it cannot serve the extensions others',
     );
-    expect(servedOperation('listThings')?.operationId).toBe('listThings');
-    expect(servedOperation('listOthers')).toBeUndefined();
+    expect(servedNoticeTypes()).toEqual([...NOTICE_TYPES, 'thing.made']);
   });
 });

@@ -115,99 +115,109 @@ export function mergeNoticeTypes(extensions: readonly ServedExtension[]): readon
   return types;
 }
 
-/** What this process serves, made once (see serveExtensions). */
-interface Served {
-  readonly extensions: readonly ServedExtension[];
+/**
+ * What an application serves: the core contract and the enabled extensions' (docs/extending.md),
+ * made once by each application from the extensions its configuration enables (ApiModule,
+ * WorkerModule, AdminModule: ServedContractModule.forRoot) and injected where it is read; a script
+ * or a test outside Nest makes its own (`new ServedContract()` serves the core's alone). Nothing
+ * here is set at start for the process, so the order in which modules load does not matter.
+ */
+export class ServedContract {
+  /** Every operation a route may serve, by operationId (mergeOperations). */
   readonly operations: ReadonlyMap<string, OperationFacts>;
+  /** The notice types the application sends and accepts (mergeNoticeTypes). */
   readonly noticeTypes: readonly string[];
-  /** The merged document, made when first asked for (only the API serves and validates it). */
-  contract?: { yaml: string; document: OpenApiDocument };
+  /** The merged document, read when first asked for (only the API serves and validates it). */
+  private read?: { yaml: string; document: OpenApiDocument };
+
+  constructor(readonly extensions: readonly ServedExtension[] = []) {
+    this.operations = mergeOperations(extensions);
+    this.noticeTypes = mergeNoticeTypes(extensions);
+  }
+
+  /** The facts of an operation served: the core's or an enabled extension's. */
+  operation(operationId: string): OperationFacts | undefined {
+    return this.operations.get(operationId);
+  }
+
+  /**
+   * The document the API serves, validates requests against and documents at /docs: the core's
+   * (openapi/v1.4.0.yaml), merged with the enabled extensions'. With no extension enabled, the
+   * published file as it is.
+   */
+  get document(): OpenApiDocument {
+    return this.contract().document;
+  }
+
+  /** The served document as YAML (renderYaml). */
+  get yaml(): string {
+    return this.contract().yaml;
+  }
+
+  /**
+   * The document of a published version (docs/design-record.md#d22): the current one as served
+   * (with the enabled extensions'), an earlier one frozen as published, without them.
+   */
+  published(version: ApiVersion): { yaml: string; document: OpenApiDocument } {
+    return version === CURRENT_API_VERSION ? this.contract() : loadContract(CONTRACT_FILES[version]);
+  }
+
+  private contract(): { yaml: string; document: OpenApiDocument } {
+    if (!this.read) {
+      const core = loadContract();
+      if (this.extensions.length === 0) {
+        this.read = core;
+      } else {
+        const root = dirname(dirname(findContractPath()));
+        const extensions = this.extensions.map((extension) => ({
+          name: extension.name,
+          document: parse(readFileSync(join(root, extension.contract.document), 'utf8')) as OpenApiDocument,
+        }));
+        const document = mergeDocuments(core.document, extensions);
+        this.read = { yaml: renderYaml(document), document };
+      }
+    }
+    return this.read;
+  }
 }
 
-let served: Served | undefined;
+/**
+ * The notice types this process sends and accepts, for the pure checks of libs/core that no
+ * application injects into yet (notice-types.ts: a notice body, a fixture, a subscription). Still
+ * set at start by each app (extensions/index.ts, enableExtensions), as before the served contract
+ * was injected; the rest of the served contract is ServedContract.
+ */
+let servedNotices: { readonly extensions: readonly ServedExtension[]; readonly noticeTypes: readonly string[] } | undefined;
 
 const namesOf = (extensions: readonly ServedExtension[]): string =>
   extensions.length === 0 ? 'no extension' : `the extensions ${extensions.map((extension) => extension.name).join(', ')}`;
 
 /**
- * Says which extensions this process serves: the ones its configuration enables (EXTENSIONS, see
- * extensions/index.ts), handed over by each app at start, before it loads an extension's module
- * and before anything reads what is served. Their operations, notice types and documents then
- * join the core's. A process that never calls it (a library's test, a script) serves the core's
- * alone.
- *
- * The first call fixes the set, and so does the first read (with no extension): what was read
- * from it (a route's facts, the compiled validator, a subscription checked) must not change under
- * a running process. A later call may name the same extensions or fewer (another application in
- * the same process, such as a test's seeding one, loads only its own modules and commands); one
- * that names an extension outside the set throws.
+ * Says which extensions' notice types this process sends and accepts: the ones its configuration
+ * enables, handed over by each app at start. A process that never calls it (a library's test, a
+ * script) accepts the core's alone. The first call fixes the set, and so does the first read (with
+ * no extension); a later call may name the same extensions or fewer (another application in the
+ * same process, such as a test's seeding one); one that names an extension outside the set throws.
  */
 export function serveExtensions(extensions: readonly ServedExtension[]): void {
-  if (served) {
-    const fixed = served.extensions;
+  if (servedNotices) {
+    const fixed = servedNotices.extensions;
     if (extensions.every((extension) => fixed.some((known) => known.name === extension.name))) return;
     throw new Error(
       `This process serves ${namesOf(fixed)} (chosen at start, or read before serveExtensions was called), so it cannot serve ${namesOf(extensions)}`,
     );
   }
-  served = { extensions, operations: mergeOperations(extensions), noticeTypes: mergeNoticeTypes(extensions) };
-}
-
-function current(): Served {
-  return (served ??= { extensions: [], operations: mergeOperations([]), noticeTypes: mergeNoticeTypes([]) });
-}
-
-/**
- * The facts of an operation this process serves, by operationId: the core's (known from the start,
- * so the core's routes can be declared before the app has said which extensions it serves), or an
- * enabled extension's (whose routes are loaded only after that).
- */
-export function servedOperation(operationId: string): OperationFacts | undefined {
-  return Object.hasOwn(OPERATIONS, operationId)
-    ? OPERATIONS[operationId as keyof typeof OPERATIONS]
-    : current().operations.get(operationId);
+  servedNotices = { extensions, noticeTypes: mergeNoticeTypes(extensions) };
 }
 
 /** The notice types this process sends and accepts: the core's, then the enabled extensions' (mergeNoticeTypes). */
 export function servedNoticeTypes(): readonly string[] {
-  return current().noticeTypes;
-}
-
-/**
- * The document the API serves, validates requests against and documents at /docs: the core's
- * (openapi/v1.4.0.yaml), merged with the enabled extensions'. Read once per process; with no
- * extension enabled, the published file as it is.
- */
-export function loadServedContract(): { yaml: string; document: OpenApiDocument } {
-  const serving = current();
-  if (!serving.contract) {
-    const core = loadContract();
-    if (serving.extensions.length === 0) {
-      serving.contract = core;
-    } else {
-      const root = dirname(dirname(findContractPath()));
-      const extensions = serving.extensions.map((extension) => ({
-        name: extension.name,
-        document: parse(readFileSync(join(root, extension.contract.document), 'utf8')) as OpenApiDocument,
-      }));
-      const document = mergeDocuments(core.document, extensions);
-      serving.contract = { yaml: renderYaml(document), document };
-    }
-  }
-  return serving.contract;
+  return (servedNotices ??= { extensions: [], noticeTypes: mergeNoticeTypes([]) }).noticeTypes;
 }
 
 /** The frozen 1.2.0 document, as published: without the extensions, which it never described. */
 export function loadFrozenContract(): { yaml: string; document: OpenApiDocument } {
   return loadContract(FROZEN_CONTRACT_FILE);
-}
-
-/**
- * The document of a published version (docs/design-record.md#d22): the current one as served (with
- * the enabled extensions'), an earlier one frozen as published, without them.
- */
-export function loadPublishedContract(version: ApiVersion): { yaml: string; document: OpenApiDocument } {
-  return version === CURRENT_API_VERSION ? loadServedContract() : loadContract(CONTRACT_FILES[version]);
 }
 
 const SERVER_DESCRIPTION = 'This service, at the address this document was requested from.';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { OpenApiDocument } from '#contract/openapi-document.js';
-import { loadPublishedContract } from '#contract/served-contract.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { API_VERSIONS } from '#contract/versions/api-versions.js';
 import { JsonSchemaArbitraries, merge, type JsonSchema } from '../../utils/json-schema-arbitrary.js';
 
@@ -158,7 +158,7 @@ describe('JsonSchemaArbitraries', () => {
   });
 
   describe.each(API_VERSIONS)('every component schema of the %s document', (version) => {
-    const published = loadPublishedContract(version).document;
+    const published = new ServedContract().published(version).document;
     const arbitraries = new JsonSchemaArbitraries(published);
     const names = Object.keys(published.components.schemas ?? {});
     it.each(names)('%s', (name) => {

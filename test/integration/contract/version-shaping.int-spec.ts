@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { operationsById, resolveRef, type OpenApiDocument } from '#contract/openapi-document.js';
-import { loadPublishedContract } from '#contract/served-contract.js';
-import { answerVersionOf, shapeAnswer, shapeNotice } from '#contract/versions/answer-shaper.js';
+import { ServedContract } from '#contract/served-contract.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import {
   API_VERSIONS,
   compareApiVersions,
@@ -32,7 +32,10 @@ const SEED = 1_795_730_000;
 const RANDOM_RUNS = 4;
 const MAXIMAL_RUNS = 2;
 
-const documents = new Map<ApiVersion, OpenApiDocument>(API_VERSIONS.map((version) => [version, loadPublishedContract(version).document]));
+// Outside Nest: the core contract alone, as the API serves it with no extension enabled.
+const contract = new ServedContract();
+const shaper = new AnswerShaper(contract);
+const documents = new Map<ApiVersion, OpenApiDocument>(API_VERSIONS.map((version) => [version, contract.published(version).document]));
 const arbitraries = new Map<ApiVersion, JsonSchemaArbitraries>(
   API_VERSIONS.map((version) => [version, new JsonSchemaArbitraries(documents.get(version)!)]),
 );
@@ -208,9 +211,9 @@ describe('answers shaped for every published version (docs/design-record.md#d22)
 
   describe.each(ANSWERS)('$operationId $status', ({ operationId, status, schema }) => {
     it.each(API_VERSIONS)('shaped for %s, validates against the document it is answered in', (pinned) => {
-      const version = laterApiVersion(answerVersionOf(pinned, operationId), statusIntroducedIn(operationId, status));
+      const version = laterApiVersion(shaper.answerVersionOf(pinned, operationId), statusIntroducedIn(operationId, status));
       forBodies(schema, (body) => {
-        const shaped = shapeAnswer(version, operationId, Number(status), body);
+        const shaped = shaper.shapeAnswer(version, operationId, Number(status), body);
         const problem = breaks(version, operationId, status, shaped);
         if (problem !== undefined) {
           throw new Error(
@@ -229,7 +232,7 @@ describe('notices shaped for every published version (docs/design-record.md#d22)
       const version = laterApiVersion(pinned, noticeIntroducedIn(type));
       const target = noticeSchemaOf(documents.get(version)!, type)!;
       forBodies(schema, (body) => {
-        const shaped = shapeNotice(pinned, type, body);
+        const shaped = shaper.shapeNotice(pinned, type, body);
         const problem = arbitraries.get(version)!.check(target, shaped);
         if (problem !== undefined) {
           throw new Error(
@@ -248,15 +251,15 @@ describe('what shaping leaves alone', () => {
     for (const { operationId, status, schema } of ANSWERS) {
       for (const body of fc.sample(bodies(schema), { seed: SEED, numRuns: 3 })) {
         for (const pinned of API_VERSIONS) {
-          if (changesAfter(answerVersionOf(pinned, operationId))) continue;
-          if (shapeAnswer(pinned, operationId, Number(status), body) !== body) own.push(`${operationId} ${status} for ${pinned}`);
+          if (changesAfter(shaper.answerVersionOf(pinned, operationId))) continue;
+          if (shaper.shapeAnswer(pinned, operationId, Number(status), body) !== body) own.push(`${operationId} ${status} for ${pinned}`);
         }
       }
     }
     for (const { type, schema } of NOTICES) {
       for (const body of fc.sample(bodies(schema), { seed: SEED, numRuns: 3 })) {
         for (const pinned of API_VERSIONS) {
-          if (!changesAfter(pinned) && shapeNotice(pinned, type, body) !== body) own.push(`notice ${type} for ${pinned}`);
+          if (!changesAfter(pinned) && shaper.shapeNotice(pinned, type, body) !== body) own.push(`notice ${type} for ${pinned}`);
         }
       }
     }
@@ -278,14 +281,16 @@ describe('what shaping leaves alone', () => {
     for (const { operationId, status, schema } of ANSWERS) {
       for (const pinned of API_VERSIONS) {
         for (const body of fc.sample(bodies(schema), { seed: SEED, numRuns: 3 })) {
-          attempt(`${operationId} ${status} for ${pinned}`, body, (frozen) => shapeAnswer(pinned, operationId, Number(status), frozen));
+          attempt(`${operationId} ${status} for ${pinned}`, body, (frozen) =>
+            shaper.shapeAnswer(pinned, operationId, Number(status), frozen),
+          );
         }
       }
     }
     for (const { type, schema } of NOTICES) {
       for (const pinned of API_VERSIONS) {
         for (const body of fc.sample(bodies(schema), { seed: SEED, numRuns: 3 })) {
-          attempt(`notice ${type} for ${pinned}`, body, (frozen) => shapeNotice(pinned, type, frozen));
+          attempt(`notice ${type} for ${pinned}`, body, (frozen) => shaper.shapeNotice(pinned, type, frozen));
         }
       }
     }

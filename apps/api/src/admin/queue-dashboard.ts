@@ -5,7 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
+import type { ApiRequest } from '#http/api-request.js';
 
 /** Outside /v1/api: the operators' side, not the partners'. */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';

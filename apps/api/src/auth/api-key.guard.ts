@@ -5,9 +5,9 @@ import { DomainError } from '#core/errors/domain-error.js';
 import { FailedAuthenticationLimiter } from '#core/rate-limit/failed-authentication-limiter.js';
 import type { RateLimitDecision } from '#core/rate-limit/rate-limit.types.js';
 import { setRequestTenant } from '#database/request-tenant.js';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
+import type { ApiRequest } from '#http/api-request.js';
 import { clientAddress } from '../http/client-address.js';
-import { headerOccurrences } from '#extensions-api/http/header-occurrences.js';
+import { headerOccurrences } from '#http/header-occurrences.js';
 import { isPublicRoute } from './is-public-route.js';
 
 const INVALID = 'Send a valid API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".';

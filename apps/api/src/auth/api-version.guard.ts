@@ -1,9 +1,10 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
-import { pinAnswerVersion } from '#extensions-api/http/api-version.js';
-import { operationOf } from '#extensions-api/http/operation-metadata.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
+import type { ApiRequest } from '#http/api-request.js';
+import { pinAnswerVersion } from '#http/api-version.js';
+import { operationOf } from '#http/operation-metadata.js';
 import { isPublicRoute } from './is-public-route.js';
 
 /**
@@ -12,12 +13,20 @@ import { isPublicRoute } from './is-public-route.js';
  */
 @Injectable()
 export class ApiVersionGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly shaper: AnswerShaper,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
     if (isPublicRoute(this.reflector, context)) return true;
     const http = context.switchToHttp();
-    pinAnswerVersion(http.getRequest<ApiRequest>(), http.getResponse<Response>(), operationOf(this.reflector, context)?.operationId);
+    pinAnswerVersion(
+      this.shaper,
+      http.getRequest<ApiRequest>(),
+      http.getResponse<Response>(),
+      operationOf(this.reflector, context)?.operationId,
+    );
     return true;
   }
 }

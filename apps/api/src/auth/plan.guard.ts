@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '#core/errors/domain-error.js';
 import { planHasIntegrations } from '#core/businesses/plan.js';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
+import type { ApiRequest } from '#http/api-request.js';
 import { isPublicRoute } from './is-public-route.js';
 
 /** Third gate (docs/design-record.md#d2): only plans with integrations use the API. */

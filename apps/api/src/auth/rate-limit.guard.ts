@@ -5,7 +5,7 @@ import { DomainError } from '#core/errors/domain-error.js';
 import { rateLimitHeaders } from '#core/rate-limit/rate-limit-headers.js';
 import { API_RATE_LIMIT_POLICY } from '#core/rate-limit/rate-limit.types.js';
 import { ApiRateLimiter } from '#core/rate-limit/api-rate-limiter.js';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
+import type { ApiRequest } from '#http/api-request.js';
 import { isPublicRoute } from './is-public-route.js';
 
 /** Second gate (docs/design-record.md#d2): 120 requests per rolling minute per key, shared by every instance (docs/design-record.md#d11). */

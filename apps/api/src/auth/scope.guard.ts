@@ -1,8 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError } from '#core/errors/domain-error.js';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
-import { operationOf } from '#extensions-api/http/operation-metadata.js';
+import type { ApiRequest } from '#http/api-request.js';
+import { operationOf } from '#http/operation-metadata.js';
 
 /** Fourth gate (docs/design-record.md#d2): the scope of the route's operation must be among the key's. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '#core/errors/domain-error.js';
-import { PROBLEM_TYPES } from '#extensions-api/http/problem.js';
+import { PROBLEM_TYPES } from '#http/problem.js';
 import { ConsoleFormRefused, ConsoleNothingHere, ConsoleRedirect } from './console-exceptions.js';
 import type { ConsoleRequest } from './console-request.js';
 import { errorMessage } from './console-forms.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RequestBody } from '#contract/contract-types.js';
 import type { OperationId } from '#contract/generated/operations.js';
 import { validationFailed } from '#core/errors/domain-error.js';
-import { requestValidator } from '#extensions-api/http/operation-input.interceptor.js';
+import { RequestValidator } from '#contract/request-validator.js';
 
 /**
  * A console form's input checked by the API's own validator, compiled from the contract, as the
@@ -11,8 +11,10 @@ import { requestValidator } from '#extensions-api/http/operation-input.intercept
  */
 @Injectable()
 export class ContractInput {
+  constructor(private readonly validator: RequestValidator) {}
+
   body<O extends OperationId>(operationId: O, body: unknown): RequestBody<O> {
-    const result = requestValidator().validateBody<RequestBody<O>>(operationId, body);
+    const result = this.validator.validateBody<RequestBody<O>>(operationId, body);
     if (!result.ok) throw validationFailed(result.problems);
     return result.value;
   }

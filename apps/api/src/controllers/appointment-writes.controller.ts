@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { AppointmentWritesService } from '#core/appointments/appointment-writes.service.js';
 import type { RequestBody, Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, PathId, ValidBody } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, PathId, ValidBody } from '#http/operation-params.js';
 import { toAppointment } from '../mappers/appointment.mapper.js';
 
 /** The appointment writes (docs/design-record.md#d6); the reads are in AppointmentsController. */

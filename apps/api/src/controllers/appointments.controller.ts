@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { AppointmentReadsService } from '#core/appointments/appointment-reads.service.js';
 import type { Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, PathId, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, PathId, ValidQuery, type ListQuery } from '#http/operation-params.js';
 import { toAppointment } from '../mappers/appointment.mapper.js';
 import { toList } from '../mappers/page.mapper.js';
 

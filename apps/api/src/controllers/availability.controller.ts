@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { FreeTimesService } from '#core/availability/free-times.service.js';
 import type { QueryOf, Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, ValidQuery } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, ValidQuery } from '#http/operation-params.js';
 import { isoTime } from '../mappers/iso-time.js';
 
 /** When a service can be booked, and with whom (docs/design-record.md#d15). */

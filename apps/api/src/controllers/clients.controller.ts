@@ -3,7 +3,8 @@ import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { ClientReadsService } from '#core/clients/client-reads.service.js';
 import { ClientsService } from '#core/clients/clients.service.js';
 import type { RequestBody, Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, PathId, ValidBody, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, PathId, ValidBody, ValidQuery, type ListQuery } from '#http/operation-params.js';
 import { toClient } from '../mappers/client.mapper.js';
 import { toList } from '../mappers/page.mapper.js';
 

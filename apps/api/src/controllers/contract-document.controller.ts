@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '#config/app-config.js';
-import { loadPublishedContract, loadServedContract, withServer } from '#contract/served-contract.js';
+import { ServedContract, withServer } from '#contract/served-contract.js';
 import { API_VERSIONS, isApiVersion } from '#contract/versions/api-versions.js';
 import { notFound } from '#core/errors/domain-error.js';
 import { Public } from '../auth/route-access.decorators.js';
@@ -16,32 +16,35 @@ import { documentBaseUrl } from '../http/request-base-url.js';
 @Controller()
 @Public()
 export class ContractDocumentController {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly contract: ServedContract,
+  ) {}
 
   @Get('openapi.json')
   json(@Req() request: Request, @Res({ passthrough: true }) response: Response): unknown {
-    return withServer(loadServedContract(), documentBaseUrl(request, response, this.config)).document;
+    return withServer(this.contract, documentBaseUrl(request, response, this.config)).document;
   }
 
   @Get('openapi.yaml')
   @Header('Content-Type', 'application/yaml; charset=utf-8')
   yaml(@Req() request: Request, @Res({ passthrough: true }) response: Response): string {
-    return withServer(loadServedContract(), documentBaseUrl(request, response, this.config)).yaml;
+    return withServer(this.contract, documentBaseUrl(request, response, this.config)).yaml;
   }
 
   @Get('openapi/:version.json')
   versionJson(@Param('version') version: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): unknown {
-    return withServer(published(version), documentBaseUrl(request, response, this.config)).document;
+    return withServer(this.published(version), documentBaseUrl(request, response, this.config)).document;
   }
 
   @Get('openapi/:version.yaml')
   @Header('Content-Type', 'application/yaml; charset=utf-8')
   versionYaml(@Param('version') version: string, @Req() request: Request, @Res({ passthrough: true }) response: Response): string {
-    return withServer(published(version), documentBaseUrl(request, response, this.config)).yaml;
+    return withServer(this.published(version), documentBaseUrl(request, response, this.config)).yaml;
   }
-}
 
-function published(version: string): ReturnType<typeof loadPublishedContract> {
-  if (!isApiVersion(version)) throw notFound(`Version ${version} of the contract (published: ${API_VERSIONS.join(', ')})`);
-  return loadPublishedContract(version);
+  private published(version: string): ReturnType<ServedContract['published']> {
+    if (!isApiVersion(version)) throw notFound(`Version ${version} of the contract (published: ${API_VERSIONS.join(', ')})`);
+    return this.contract.published(version);
+  }
 }

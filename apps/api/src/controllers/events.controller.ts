@@ -3,7 +3,8 @@ import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import type { EventView } from '#core/notices/event-log/event-view.js';
 import { EventsService } from '#core/notices/event-log/events.service.js';
 import type { RequestBody, Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, PathId, ValidBody, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, PathId, ValidBody, ValidQuery, type ListQuery } from '#http/operation-params.js';
 import { toList } from '../mappers/page.mapper.js';
 
 // The body is already the delivered one, field for field; only its type is the contract's.

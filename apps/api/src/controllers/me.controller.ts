@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { BusinessesService } from '#core/businesses/businesses.service.js';
 import type { Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey } from '#http/operation-params.js';
 import { toMe } from '../mappers/me.mapper.js';
 
 @Controller()

@@ -3,7 +3,8 @@ import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { SaleReadsService } from '#core/sales/sale-reads.service.js';
 import { toSale } from '#core/sales/sale.mapper.js';
 import type { Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, PathId, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, PathId, ValidQuery, type ListQuery } from '#http/operation-params.js';
 import { toList } from '../mappers/page.mapper.js';
 
 @Controller()

@@ -3,7 +3,8 @@ import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { BusinessesService } from '#core/businesses/businesses.service.js';
 import { ServicesService } from '#core/services/services.service.js';
 import type { Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey } from '#http/operation-params.js';
 import { toService } from '../mappers/service.mapper.js';
 
 @Controller()

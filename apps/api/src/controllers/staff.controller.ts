@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { StaffReadsService } from '#core/staff/staff-reads.service.js';
 import type { Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, PathId, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, PathId, ValidQuery, type ListQuery } from '#http/operation-params.js';
 import { toList } from '../mappers/page.mapper.js';
 import { toStaffMember } from '../mappers/staff.mapper.js';
 

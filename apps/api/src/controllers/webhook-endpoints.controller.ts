@@ -3,7 +3,8 @@ import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
 import { WebhookTestPingService } from '#core/notices/endpoints/webhook-test-ping.service.js';
 import type { RequestBody, Schemas } from '#contract/contract-types.js';
-import { CurrentKey, Operation, PathId, ValidBody, ValidQuery, type ListQuery } from '#extensions-api/routes.js';
+import { Operation } from '#http/operation.decorator.js';
+import { CurrentKey, PathId, ValidBody, ValidQuery, type ListQuery } from '#http/operation-params.js';
 import { toList } from '../mappers/page.mapper.js';
 import { toCreatedWebhookEndpoint, toWebhookDelivery, toWebhookEndpoint } from '../mappers/webhook-endpoint.mapper.js';
 

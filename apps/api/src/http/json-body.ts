@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import express, { type Response } from 'express';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
-import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from '#extensions-api/http/body-limits.js';
+import type { ApiRequest } from '#http/api-request.js';
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from '#http/body-limits.js';
 
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: ['application/json', 'application/*+json'] });
 

@@ -17,8 +17,10 @@ import {
 } from '@nestjs/common';
 import { DomainError } from '#core/errors/domain-error.js';
 import { ERROR_CODES } from '#core/errors/error-code.js';
+import { ServedContract } from '#contract/served-contract.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
-import { PROBLEM_TYPES } from '#extensions-api/http/problem.js';
+import { PROBLEM_TYPES } from '#http/problem.js';
 
 function respond(exception: unknown, route?: { path: string }, complete = true) {
   const sent: { status?: number; type?: string; body?: string; headers: Record<string, string> } = { headers: {} };
@@ -40,7 +42,7 @@ function respond(exception: unknown, route?: { path: string }, complete = true) 
   };
   const req = { method: 'GET', path: '/v1/api/me', requestId: 'req-123', route, complete };
   const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
-  new ProblemDetailsFilter().catch(exception, host);
+  new ProblemDetailsFilter(new AnswerShaper(new ServedContract())).catch(exception, host);
   return { ...sent, json: JSON.parse(sent.body ?? '{}') as Record<string, unknown> };
 }
 

@@ -1,9 +1,9 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { shapeAnswer, shapeInstance } from '#contract/versions/answer-shaper.js';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
-import { problemBody, PROBLEM_TYPES } from '#extensions-api/http/problem.js';
-import { problemOf } from '#extensions-api/http/problem-of.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
+import type { ApiRequest } from '#http/api-request.js';
+import { problemBody, PROBLEM_TYPES } from '#http/problem.js';
+import { problemOf } from '#http/problem-of.js';
 
 /**
  * Every error leaves as application/problem+json (RFC 9457, docs/design-record.md#d3): a DomainError with its code, an
@@ -12,6 +12,8 @@ import { problemOf } from '#extensions-api/http/problem-of.js';
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetails');
+
+  constructor(private readonly shaper: AnswerShaper) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -47,8 +49,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       shape === undefined
         ? body
         : shape.operationId === undefined
-          ? shapeInstance(shape.version, 'Problem', body)
-          : shapeAnswer(shape.version, shape.operationId, status, body);
+          ? this.shaper.shapeInstance(shape.version, 'Problem', body)
+          : this.shaper.shapeAnswer(shape.version, shape.operationId, status, body);
     res.status(status).type('application/problem+json').send(JSON.stringify(shaped));
   }
 }

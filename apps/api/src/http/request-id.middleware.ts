@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Response } from 'express';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
+import type { ApiRequest } from '#http/api-request.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
-import type { ApiRequest } from '#extensions-api/http/api-request.js';
+import type { ApiRequest } from '#http/api-request.js';
 
 /** Requests that never get a line: probes and scrapes would drown the rest. */
 const unlogged = (url: string): boolean => url.startsWith('/health') || url === '/metrics';

@@ -53,6 +53,6 @@ export const UNPUBLISHED_ERROR_CODES = [
   'KEY_NOT_ACTIVE',
 ] as const;
 
-/** The closed set of problem codes; the HTTP layer maps each to its status (libs/extensions/src/http/problem.ts). */
+/** The closed set of problem codes; the HTTP layer maps each to its status (libs/http/src/problem.ts). */
 export const ERROR_CODES = [...PUBLISHED_ERROR_CODES, ...UNPUBLISHED_ERROR_CODES] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { isApiVersion } from '#contract/versions/api-versions.js';
 import { CLOCK, type Clock } from '../../clock/clock.js';
 import { notFound, validationFailed, type FieldError } from '../../errors/domain-error.js';
@@ -104,6 +105,7 @@ export class DeliveryHistory {
     private readonly deliveries: DeliveryHistoryRepository,
     private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly shaper: AnswerShaper,
   ) {}
 
   /** The business's deliveries, newest first (by when the delivery was first queued), a page at a time. */
@@ -137,7 +139,7 @@ export class DeliveryHistory {
     const delivery = isUuid(deliveryId) ? await this.deliveries.findById(businessId, deliveryId) : null;
     if (!delivery) throw notFound('The delivery');
     const attempts = await this.deliveries.attemptsOf(businessId, delivery.id);
-    return { ...summaryOf(delivery, this.clock.now()), attempts: attempts.map((attempt) => attemptOf(delivery, attempt)) };
+    return { ...summaryOf(delivery, this.clock.now()), attempts: attempts.map((attempt) => attemptOf(this.shaper, delivery, attempt)) };
   }
 }
 
@@ -164,7 +166,7 @@ function summaryOf(row: StoredDelivery, now: Date): DeliverySummary {
   };
 }
 
-function attemptOf(delivery: StoredDeliveryWithNotice, attempt: StoredAttempt): DeliveryAttempt {
+function attemptOf(shaper: AnswerShaper, delivery: StoredDeliveryWithNotice, attempt: StoredAttempt): DeliveryAttempt {
   return {
     number: attempt.attempt,
     schedule: attempt.schedule,
@@ -172,7 +174,7 @@ function attemptOf(delivery: StoredDeliveryWithNotice, attempt: StoredAttempt): 
     request:
       attempt.requestUrl === null || attempt.requestHeaders === null
         ? null
-        : { url: attempt.requestUrl, headers: attempt.requestHeaders, body: bodySent(delivery, attempt) },
+        : { url: attempt.requestUrl, headers: attempt.requestHeaders, body: bodySent(shaper, delivery, attempt) },
     statusCode: attempt.statusCode,
     responseExcerpt: attempt.responseExcerpt,
     durationMs: attempt.durationMs,
@@ -185,12 +187,12 @@ function attemptOf(delivery: StoredDeliveryWithNotice, attempt: StoredAttempt): 
  * the notice for the attempt's version and shown only when its digest is the one recorded, so
  * what is shown is what was sent, byte for byte, or nothing.
  */
-function bodySent(delivery: StoredDeliveryWithNotice, attempt: StoredAttempt): string | null {
+function bodySent(shaper: AnswerShaper, delivery: StoredDeliveryWithNotice, attempt: StoredAttempt): string | null {
   if (attempt.requestBody !== null) return attempt.requestBody;
   if (attempt.requestBodySha256 === null || !isApiVersion(attempt.apiVersion)) return null;
   let body: string;
   try {
-    body = noticeAsSent(delivery.payload, delivery.sandbox ? 'test' : 'live', attempt.apiVersion);
+    body = noticeAsSent(shaper, delivery.payload, delivery.sandbox ? 'test' : 'live', attempt.apiVersion);
   } catch {
     return null;
   }

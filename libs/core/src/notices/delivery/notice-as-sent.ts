@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { shapeNotice } from '#contract/versions/answer-shaper.js';
+import type { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { checkNoticeBody, deliveredNotice, type NoticeMode } from '../outbox/notice-body.js';
 
@@ -8,9 +8,9 @@ import { checkNoticeBody, deliveredNotice, type NoticeMode } from '../outbox/not
  * (docs/design-record.md#d22): the one way the sender builds it and the delivery log rebuilds it.
  * Throws when the stored body is not a notice's.
  */
-export function noticeAsSent(payload: unknown, mode: NoticeMode, version: ApiVersion): string {
+export function noticeAsSent(shaper: AnswerShaper, payload: unknown, mode: NoticeMode, version: ApiVersion): string {
   const notice = deliveredNotice(checkNoticeBody(payload), mode);
-  return JSON.stringify(shapeNotice(version, notice.type, notice));
+  return JSON.stringify(shaper.shapeNotice(version, notice.type, notice));
 }
 
 /** What an attempt keeps of the body it sent: a rebuilt body is shown only when its digest is this. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import { AppConfig } from '#config/app-config.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
 import { CLOCK, type Clock } from '../../clock/clock.js';
@@ -90,6 +91,7 @@ export class NoticeDeliveryService {
     private readonly sender: NoticeSender,
     private readonly cipher: SecretsCipher,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly shaper: AnswerShaper,
   ) {}
 
   /** The delivery with what sending it takes, looked up in a batch with the others of the moment. */
@@ -128,7 +130,7 @@ export class NoticeDeliveryService {
     let body: string;
     try {
       // Shaped for the version the endpoint is pinned to, and signed as sent (docs/design-record.md#d22).
-      body = noticeAsSent(delivery.payload, delivery.sandbox ? 'test' : 'live', delivery.endpoint.apiVersion);
+      body = noticeAsSent(this.shaper, delivery.payload, delivery.sandbox ? 'test' : 'live', delivery.endpoint.apiVersion);
     } catch (error) {
       return this.failUnsent(delivery, attemptedAt, unsent(`not sent: ${(error as Error).message}`, NOT_SENT.bodyUnusable));
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { shapeNotice } from '#contract/versions/answer-shaper.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { newId } from '#database/new-id.js';
 import { CLOCK, type Clock } from '../../clock/clock.js';
 import { TenantSlots } from '../../concurrency/tenant-slots.js';
@@ -57,6 +57,7 @@ export class WebhookTestPingService {
     private readonly deliveryLog: NoticeDeliveriesRepository,
     @Inject(NOTICE_SEND_LIMITS) private readonly limits: NoticeSendLimits,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly shaper: AnswerShaper,
   ) {}
 
   async ping(business: PingingBusiness, endpointId: string): Promise<TestPingResult> {
@@ -76,7 +77,7 @@ export class WebhookTestPingService {
         mode: business.id === business.tenantId ? 'live' : 'test',
         data: { id: endpoint.id, occurredAt: createdAt },
       };
-      const body = JSON.stringify(shapeNotice(endpoint.apiVersion, TEST_NOTICE_TYPE, notice));
+      const body = JSON.stringify(this.shaper.shapeNotice(endpoint.apiVersion, TEST_NOTICE_TYPE, notice));
       const timestamp = Math.floor(now.getTime() / 1000);
       const result = await this.sender.send({
         tenantId: business.tenantId,

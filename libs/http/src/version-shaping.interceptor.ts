@@ -1,7 +1,7 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { map, type Observable } from 'rxjs';
-import { servedOperation } from '#contract/served-contract.js';
-import { shapeAnswer } from '#contract/versions/answer-shaper.js';
+import { ServedContract } from '#contract/served-contract.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import type { ApiRequest } from './api-request.js';
 
 /**
@@ -12,15 +12,20 @@ import type { ApiRequest } from './api-request.js';
  */
 @Injectable()
 export class VersionShapingInterceptor implements NestInterceptor {
+  constructor(
+    private readonly contract: ServedContract,
+    private readonly shaper: AnswerShaper,
+  ) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const shape = context.switchToHttp().getRequest<ApiRequest>().answerShape;
-    const facts = shape?.operationId === undefined ? undefined : servedOperation(shape.operationId);
+    const facts = shape?.operationId === undefined ? undefined : this.contract.operation(shape.operationId);
     if (!shape || !facts) return next.handle();
     return next
       .handle()
       .pipe(
         map((result: unknown) =>
-          result instanceof Response ? result : shapeAnswer(shape.version, facts.operationId, facts.successStatus, result),
+          result instanceof Response ? result : this.shaper.shapeAnswer(shape.version, facts.operationId, facts.successStatus, result),
         ),
       );
   }

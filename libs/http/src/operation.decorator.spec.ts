@@ -1,19 +1,19 @@
 import { RequestMethod } from '@nestjs/common';
 import { GUARDS_METADATA, HTTP_CODE_METADATA, INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
-import { OPERATIONS, type OperationId } from '#contract/generated/operations.js';
+import { OPERATIONS, type OperationFacts, type OperationId } from '#contract/generated/operations.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { LocationInterceptor } from './location.interceptor.js';
 import { Operation } from './operation.decorator.js';
 import { OperationInputGuard, OperationInputInterceptor } from './operation-input.interceptor.js';
-import { OPERATION_ID } from './operation-metadata.js';
+import { OPERATION_FACTS, OPERATION_ID } from './operation-metadata.js';
 
 /** A handler as a controller would declare it, decorated with @Operation(operationId) only. */
-function decorated(operationId: OperationId): object {
+function decorated(operation: OperationId | OperationFacts): object {
   class Handlers {
     handle(): void {}
   }
   const descriptor = Object.getOwnPropertyDescriptor(Handlers.prototype, 'handle')!;
-  Operation(operationId)(Handlers.prototype, 'handle', descriptor);
+  Operation(operation)(Handlers.prototype, 'handle', descriptor);
   return descriptor.value as object;
 }
 
@@ -58,5 +58,18 @@ describe('@Operation', () => {
   it('checks the input of an operation without an idempotency record by a guard, not an interceptor', () => {
     expect(Reflect.getMetadata(INTERCEPTORS_METADATA, decorated('getAppointment'))).toBeUndefined();
     expect(Reflect.getMetadata(GUARDS_METADATA, decorated('getAppointment'))).toEqual([OperationInputGuard]);
+  });
+
+  it("serves an extension's operation from the facts it is given, with no served contract read at start", () => {
+    const facts: OperationFacts = { ...OPERATIONS.getAppointment, operationId: 'getThing', routePath: 'things/:id' };
+    const handler = decorated(facts);
+    expect(Reflect.getMetadata(PATH_METADATA, handler)).toBe('things/:id');
+    expect(Reflect.getMetadata(OPERATION_ID, handler)).toBe('getThing');
+    expect(Reflect.getMetadata(OPERATION_FACTS, handler)).toBe(facts);
+    expect(Reflect.getMetadata(GUARDS_METADATA, handler)).toEqual([OperationInputGuard]);
+  });
+
+  it('stops the start on an id the core contract does not have', () => {
+    expect(() => decorated('getThing' as OperationId)).toThrow("@Operation('getThing'): no such operation in the core contract");
   });
 });

@@ -1,10 +1,9 @@
 import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata, UseGuards, UseInterceptors } from '@nestjs/common';
-import type { OperationFacts } from '#contract/generated/operations.js';
-import { servedOperation } from '#contract/served-contract.js';
+import { OPERATIONS, type OperationFacts, type OperationId } from '#contract/generated/operations.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { LocationInterceptor } from './location.interceptor.js';
 import { OperationInputGuard, OperationInputInterceptor } from './operation-input.interceptor.js';
-import { OPERATION_ID, takesInput, WAITS_ON_NETWORK } from './operation-metadata.js';
+import { OPERATION_FACTS, OPERATION_ID, takesInput, WAITS_ON_NETWORK } from './operation-metadata.js';
 
 const METHODS: Record<OperationFacts['method'], RequestMethod> = {
   get: RequestMethod.GET,
@@ -19,19 +18,22 @@ const METHODS: Record<OperationFacts['method'], RequestMethod> = {
  * the success status, the scope (ScopeGuard reads it from the operation), the Idempotency-Key
  * when the operation takes one, and the check of the path id, body and query against the
  * document. The handler takes what was checked through ValidBody, ValidQuery and PathId.
- * The id names an operation of the core contract or of an enabled extension's (their generated
- * facts: servedOperation); an unknown id stops the process at start. The core's controllers are
- * declared as their modules are imported; an extension's, once its app has enabled it (its module
- * is loaded only then). The schemas the input is checked against are compiled at the API's start
- * (ApiModule), over the whole served contract.
+ * The operation is named by its operationId for the core contract's (its generated facts), and
+ * given by its generated facts for an extension's (`OPERATIONS.joinWaitlist` of the extension's
+ * generated/operations.ts, docs/extending.md): the decorator reads no state set at start, so a
+ * controller may be declared before or after its application says what it serves. An unknown id
+ * stops the process at start. The schemas the input is checked against are compiled at the API's
+ * start (RouteLayerModule), over the application's whole served contract.
  *
  * `waitsOnNetwork`: the handler resolves names or sends requests to a stranger's address. Its
  * idempotent write then holds no transaction while it runs (docs/design-record.md#d24); the network
  * helpers refuse to run inside one, so a handler that needs this and does not say it fails.
  */
-export function Operation(operationId: string, options: { waitsOnNetwork?: boolean } = {}): MethodDecorator {
-  const facts: OperationFacts | undefined = servedOperation(operationId);
-  if (!facts) throw new Error(`@Operation('${operationId}'): no such operation in the contract or an enabled extension's`);
+export function Operation(operation: OperationId | OperationFacts, options: { waitsOnNetwork?: boolean } = {}): MethodDecorator {
+  const facts: OperationFacts | undefined = typeof operation === 'string' ? coreOperation(operation) : operation;
+  // Only an id can name nothing: facts given are an operation by construction.
+  if (!facts) throw new Error(`@Operation('${operation as string}'): no such operation in the core contract`);
+  const { operationId } = facts;
   const unsupported = facts.pathParameters.filter((name) => name !== 'id');
   if (unsupported.length > 0) {
     throw new Error(`${operationId}: OperationInputInterceptor checks only the path parameter id, not ${unsupported.join(', ')}`);
@@ -48,8 +50,13 @@ export function Operation(operationId: string, options: { waitsOnNetwork?: boole
     RequestMapping({ path: facts.routePath, method: METHODS[facts.method] }),
     HttpCode(facts.successStatus),
     SetMetadata(OPERATION_ID, operationId),
+    SetMetadata(OPERATION_FACTS, facts),
     ...(options.waitsOnNetwork === true ? [SetMetadata(WAITS_ON_NETWORK, true)] : []),
     ...(interceptors.length > 0 ? [UseInterceptors(...interceptors)] : []),
     ...(checksInputAsGuard ? [UseGuards(OperationInputGuard)] : []),
   );
+}
+
+function coreOperation(operationId: string): OperationFacts | undefined {
+  return Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId as OperationId] : undefined;
 }

@@ -1,8 +1,8 @@
 import { HttpStatus, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, map, type Observable } from 'rxjs';
-import { answerHoldsSecret } from '#contract/secret-answers.js';
-import { shapeAnswer } from '#contract/versions/answer-shaper.js';
+import { SecretAnswers } from '#contract/secret-answers.js';
+import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { requestFingerprint } from '#core/idempotency/fingerprint.js';
 import { IdempotencyService, type IdempotentOutcome, type StoredResponse } from '#core/idempotency/idempotency.service.js';
 import type { ApiRequest } from './api-request.js';
@@ -25,6 +25,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly idempotency: IdempotencyService,
+    private readonly secretAnswers: SecretAnswers,
+    private readonly shaper: AnswerShaper,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -56,13 +58,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
       apiKeyId: req.apiKey!.keyId,
       idempotencyKey,
       fingerprint: requestFingerprint(req.method, req.baseUrl + req.path, req.body),
-      answerHoldsSecret: answerHoldsSecret(operation.operationId),
+      answerHoldsSecret: this.secretAnswers.holdsSecret(operation.operationId),
     };
     const waitsOnNetwork = this.reflector.get<boolean | undefined>(WAITS_ON_NETWORK, context.getHandler()) === true;
     const executed = waitsOnNetwork ? this.idempotency.executeOutsideTransaction(request, write) : this.idempotency.execute(request, write);
     return from(executed).pipe(
       map(({ response, replayed }) => {
-        if (replayed) return replayOf(response, req);
+        if (replayed) return replayOf(response, req, this.shaper);
         if (refusal !== undefined) throw refusal;
         return result;
       }),
@@ -77,8 +79,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
  * holds the current version's answer; it is shaped for the request's version as the first answer
  * was (docs/design-record.md#d22), so a replay equals it byte for byte.
  */
-function replayOf(stored: StoredResponse, req: ApiRequest): Response {
-  const body = Buffer.from(shapedForRequest(stored, req), 'utf8');
+function replayOf(stored: StoredResponse, req: ApiRequest, shaper: AnswerShaper): Response {
+  const body = Buffer.from(shapedForRequest(stored, req, shaper), 'utf8');
   const headers = new Headers({
     'Content-Type': `${stored.contentType}; charset=utf-8`,
     'Content-Length': String(body.length),
@@ -89,10 +91,10 @@ function replayOf(stored: StoredResponse, req: ApiRequest): Response {
   return new Response(body, { status: stored.status, headers });
 }
 
-function shapedForRequest(stored: StoredResponse, req: ApiRequest): string {
+function shapedForRequest(stored: StoredResponse, req: ApiRequest, shaper: AnswerShaper): string {
   const shape = req.answerShape;
   if (shape?.operationId === undefined) return stored.body;
   const answer: unknown = JSON.parse(stored.body);
-  const shaped = shapeAnswer(shape.version, shape.operationId, stored.status, answer);
+  const shaped = shaper.shapeAnswer(shape.version, shape.operationId, stored.status, answer);
   return shaped === answer ? stored.body : JSON.stringify(shaped);
 }

@@ -4,23 +4,12 @@ import type { Observable } from 'rxjs';
 import { DomainError, validationFailed } from '#core/errors/domain-error.js';
 import { cursorInvalid } from '#core/pagination/cursor-codec.js';
 import { RequestValidator } from '#contract/request-validator.js';
-import { loadServedContract } from '#contract/served-contract.js';
 import type { OperationFacts } from '#contract/generated/operations.js';
 import type { ApiRequest, OperationInput } from './api-request.js';
 import { MAX_BODY_DEPTH } from './body-limits.js';
 import { operationOf } from './operation-metadata.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-let validator: RequestValidator | undefined;
-
-/**
- * One validator per process, over the served contract (the core's and the enabled extensions'):
- * made when first asked for, once the app has said which extensions it serves, and compiled once.
- */
-export function requestValidator(): RequestValidator {
-  return (validator ??= new RequestValidator(loadServedContract().document));
-}
 
 /**
  * Checks a request's input against its operation in the contract, in this order: a body that
@@ -30,10 +19,13 @@ export function requestValidator(): RequestValidator {
  */
 @Injectable()
 export class OperationInputInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly validator: RequestValidator,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    checkInput(this.reflector, context);
+    checkInput(this.reflector, this.validator, context);
     return next.handle();
   }
 }
@@ -45,28 +37,31 @@ export class OperationInputInterceptor implements NestInterceptor {
  */
 @Injectable()
 export class OperationInputGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly validator: RequestValidator,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    checkInput(this.reflector, context);
+    checkInput(this.reflector, this.validator, context);
     return true;
   }
 }
 
-function checkInput(reflector: Reflector, context: ExecutionContext): void {
+function checkInput(reflector: Reflector, validator: RequestValidator, context: ExecutionContext): void {
   const operation = operationOf(reflector, context);
   if (!operation) throw new Error('The input check serves only routes declared with @Operation');
   const req = context.switchToHttp().getRequest<ApiRequest>();
-  req.operationInput = inputOf(operation, req);
+  req.operationInput = inputOf(validator, operation, req);
 }
 
-function inputOf(operation: OperationFacts, req: ApiRequest): OperationInput {
+function inputOf(validator: RequestValidator, operation: OperationFacts, req: ApiRequest): OperationInput {
   const body = operation.body && (operation.bodyRequired || carriesBody(req));
   if (body) assertReadableJson(req);
   const input: OperationInput = {};
   if (operation.pathParameters.includes('id')) input.id = pathId(req);
-  if (operation.body) input.body = body ? validBody(operation, req) : undefined;
-  if (operation.queryParameters.length > 0) input.query = query(operation, req);
+  if (operation.body) input.body = body ? validBody(validator, operation, req) : undefined;
+  if (operation.queryParameters.length > 0) input.query = query(validator, operation, req);
   return input;
 }
 
@@ -104,8 +99,8 @@ function assertReadableJson(req: ApiRequest): void {
   }
 }
 
-function validBody(operation: OperationFacts, req: ApiRequest): unknown {
-  const result = requestValidator().validateBody(operation.operationId, req.body);
+function validBody(validator: RequestValidator, operation: OperationFacts, req: ApiRequest): unknown {
+  const result = validator.validateBody(operation.operationId, req.body);
   if (!result.ok) throw validationFailed(result.problems);
   return result.value;
 }
@@ -116,11 +111,11 @@ function validBody(operation: OperationFacts, req: ApiRequest): unknown {
  * contract's maxLength; the other parameters are checked first, so a request with several faults
  * hears about those first.
  */
-function query(operation: OperationFacts, req: ApiRequest): Record<string, unknown> {
+function query(validator: RequestValidator, operation: OperationFacts, req: ApiRequest): Record<string, unknown> {
   const raw = (req.query ?? {}) as Record<string, unknown>;
   const paginated = operation.queryParameters.includes('cursor');
   const { cursor, ...rest } = raw;
-  const result = requestValidator().validateQuery<Record<string, unknown>>(operation.operationId, paginated ? rest : raw);
+  const result = validator.validateQuery<Record<string, unknown>>(operation.operationId, paginated ? rest : raw);
   if (!result.ok) throw validationFailed(result.problems);
   if (!paginated || cursor === undefined) return result.value;
   if (typeof cursor !== 'string') throw cursorInvalid();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_VERSIONS, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
-import { answerVersionOf } from '#contract/versions/answer-shaper.js';
+import type { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { validationFailed } from '#core/errors/domain-error.js';
 import type { ApiRequest } from './api-request.js';
 import { headerOccurrences } from './header-occurrences.js';
@@ -37,9 +37,9 @@ export function defaultApiVersionHeader(req: IncomingMessage, res: ServerRespons
  * with Api-Version, else the key's pin; for an operation added later than that, the version that
  * added it. Says it in the Api-Version header.
  */
-export function pinAnswerVersion(req: ApiRequest, res: ServerResponse, operationId: string | undefined): void {
+export function pinAnswerVersion(shaper: AnswerShaper, req: ApiRequest, res: ServerResponse, operationId: string | undefined): void {
   const pinned = requestedApiVersion(req) ?? req.apiKey?.apiVersion ?? CURRENT_API_VERSION;
-  const version = operationId === undefined ? pinned : answerVersionOf(pinned, operationId);
+  const version = operationId === undefined ? pinned : shaper.answerVersionOf(pinned, operationId);
   req.answerShape = { version, operationId };
   res.setHeader(API_VERSION_HEADER, version);
 }
