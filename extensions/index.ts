@@ -1,5 +1,4 @@
 import { ConfigError } from '#config/app-config.js';
-import { serveExtensions } from '#contract/served-contract.js';
 import type { MigrationClass } from '#database/migrations.js';
 import type { SchedulingExtension } from '#extensions-api/scheduling-extension.js';
 
@@ -25,8 +24,8 @@ export const EXTENSION_MIGRATIONS: readonly MigrationClass[] = EXTENSIONS.flatMa
 /**
  * The registered extensions that EXTENSIONS names, in the registry's order. Each app hands them to
  * the libs as it builds its module: its ServedContract takes their operations, documents and notice
- * types (ServedContractModule.forRoot), and the app loads their modules only; their notice types are
- * also handed to serveExtensions, which the pure notice checks of libs/core read. A name no
+ * types (ServedContractModule.forRoot), and the app loads their modules only. Nothing is set for
+ * the process: two applications in one process may serve different extensions. A name no
  * extension has refuses the start.
  */
 export function enableExtensions(names: readonly string[]): readonly SchedulingExtension[] {
@@ -38,7 +37,5 @@ export function enableExtensions(names: readonly string[]): readonly SchedulingE
     );
   }
   const enabled = EXTENSIONS.filter((extension) => names.includes(extension.name));
-  // The notice types the libs' pure checks accept (servedNoticeTypes): not injected yet.
-  serveExtensions(enabled);
   return enabled;
 }

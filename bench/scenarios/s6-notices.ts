@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import type { AppConfig } from '#config/app-config.js';
+import { CORE_NOTICE_TYPES } from '#core/notices/outbox/notice-types.js';
 import { Webhook } from 'standardwebhooks';
 import { buildNoticeBody, checkNoticeBody, type NoticeBody } from '#core/notices/outbox/notice-body.js';
 import { NOTICE_CHANNEL } from '#core/notices/outbox/notice-channel.js';
@@ -297,7 +298,7 @@ async function senderRound(receiver: Receiver, notices: Notice[], secrets: Endpo
     // The bytes the worker sends: the stored body, re-read in docs/design-record.md#d9's field order.
     notices: notices.map((n) => ({
       id: n.body.id,
-      body: JSON.stringify(checkNoticeBody(n.body)),
+      body: JSON.stringify(checkNoticeBody(n.body, CORE_NOTICE_TYPES)),
       secrets: [secrets.byBusinessId.get(n.businessId)!],
     })),
   };
@@ -367,7 +368,7 @@ class BareWorker {
         data: {
           id: n.body.id,
           url: this.receiver.url,
-          body: JSON.stringify(checkNoticeBody(n.body)),
+          body: JSON.stringify(checkNoticeBody(n.body, CORE_NOTICE_TYPES)),
           secrets: [secrets.byBusinessId.get(n.businessId)!],
         },
         opts: { jobId: n.body.id },

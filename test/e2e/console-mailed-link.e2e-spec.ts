@@ -48,7 +48,7 @@ it("signs in with the link copied as it stands from the stored e-mail's text", a
     .post('/console/sign-in')
     .type('form')
     .send({ email: business.ownerEmail!, _csrf: CSRF.exec(form.text)?.[1] ?? '' });
-  expect(asked.status).toBe(200);
+  expect({ status: asked.status, location: asked.headers.location }).toEqual({ status: 303, location: '/console/sign-in/sent' });
 
   const eml = await storedMail();
   // The whole line, as selecting it in a text editor copies it.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { NOTICE_TYPES } from './generated/operations.js';
 import { findContractPath } from './openapi-document.js';
-import { ServedContract, servedNoticeTypes, serveExtensions } from './served-contract.js';
+import { ServedContract } from './served-contract.js';
 
 const waitlistLike = {
   name: 'waitlist',
@@ -15,15 +15,10 @@ describe('a served contract made with no extension', () => {
     expect(contract.noticeTypes).toEqual(NOTICE_TYPES);
     expect(contract.operation('joinWaitlist')).toBeUndefined();
   });
-});
 
-// A process (here, this Jest file) that reads the notice types before any app has chosen.
-describe('the notice types when no app has said which extensions it serves', () => {
-  it('are the core notice types alone, and stay so', () => {
-    expect(servedNoticeTypes()).toEqual(NOTICE_TYPES);
-    expect(() => serveExtensions([waitlistLike])).toThrow(
-      'This process serves no extension (chosen at start, or read before serveExtensions was called), so it cannot serve the extensions waitlist',
-    );
-    expect(() => serveExtensions([])).not.toThrow();
+  it('is not changed by another made in the same process with an extension: nothing is set once', () => {
+    const withWaitlist = new ServedContract([waitlistLike]);
+    expect(withWaitlist.noticeTypes).toEqual([...NOTICE_TYPES, 'waitlist.joined']);
+    expect(new ServedContract().noticeTypes).toEqual(NOTICE_TYPES);
   });
 });

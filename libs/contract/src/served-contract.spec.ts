@@ -1,14 +1,6 @@
 import { NOTICE_TYPES, OPERATIONS } from './generated/operations.js';
 import { loadContract, type OpenApiDocument } from './openapi-document.js';
-import {
-  mergeDocuments,
-  mergeNoticeTypes,
-  mergeOperations,
-  ServedContract,
-  servedNoticeTypes,
-  serveExtensions,
-  type ServedExtension,
-} from './served-contract.js';
+import { mergeDocuments, mergeNoticeTypes, mergeOperations, ServedContract, type ServedExtension } from './served-contract.js';
 
 const core = loadContract().document;
 
@@ -108,21 +100,5 @@ describe('ServedContract', () => {
 
   it('refuses an extension whose operation the core already serves', () => {
     expect(() => new ServedContract([extensionWith(['getMe'], [])])).toThrow('Extension things: operationId getMe is already served');
-  });
-});
-
-// The notice types the pure checks read (one choice per Jest file: each has its own modules). Before it, the core's alone.
-describe('serveExtensions', () => {
-  it("accepts the enabled extensions' notice types beside the core's, and keeps that choice", () => {
-    serveExtensions([extensionWith(['listThings'], ['thing.made'])]);
-    expect(servedNoticeTypes()).toEqual([...NOTICE_TYPES, 'thing.made']);
-
-    expect(() => serveExtensions([extensionWith(['listThings'], ['thing.made'])])).not.toThrow();
-    // Another application of the process that enables fewer changes nothing; one that enables another does not start.
-    expect(() => serveExtensions([])).not.toThrow();
-    expect(() => serveExtensions([extensionWith(['listOthers'], [], 'others')])).toThrow(
-      'This process serves the extensions things (chosen at start, or read before serveExtensions was called), so it cannot serve the extensions others',
-    );
-    expect(servedNoticeTypes()).toEqual([...NOTICE_TYPES, 'thing.made']);
   });
 });

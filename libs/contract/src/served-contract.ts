@@ -181,40 +181,6 @@ export class ServedContract {
   }
 }
 
-/**
- * The notice types this process sends and accepts, for the pure checks of libs/core that no
- * application injects into yet (notice-types.ts: a notice body, a fixture, a subscription). Still
- * set at start by each app (extensions/index.ts, enableExtensions), as before the served contract
- * was injected; the rest of the served contract is ServedContract.
- */
-let servedNotices: { readonly extensions: readonly ServedExtension[]; readonly noticeTypes: readonly string[] } | undefined;
-
-const namesOf = (extensions: readonly ServedExtension[]): string =>
-  extensions.length === 0 ? 'no extension' : `the extensions ${extensions.map((extension) => extension.name).join(', ')}`;
-
-/**
- * Says which extensions' notice types this process sends and accepts: the ones its configuration
- * enables, handed over by each app at start. A process that never calls it (a library's test, a
- * script) accepts the core's alone. The first call fixes the set, and so does the first read (with
- * no extension); a later call may name the same extensions or fewer (another application in the
- * same process, such as a test's seeding one); one that names an extension outside the set throws.
- */
-export function serveExtensions(extensions: readonly ServedExtension[]): void {
-  if (servedNotices) {
-    const fixed = servedNotices.extensions;
-    if (extensions.every((extension) => fixed.some((known) => known.name === extension.name))) return;
-    throw new Error(
-      `This process serves ${namesOf(fixed)} (chosen at start, or read before serveExtensions was called), so it cannot serve ${namesOf(extensions)}`,
-    );
-  }
-  servedNotices = { extensions, noticeTypes: mergeNoticeTypes(extensions) };
-}
-
-/** The notice types this process sends and accepts: the core's, then the enabled extensions' (mergeNoticeTypes). */
-export function servedNoticeTypes(): readonly string[] {
-  return (servedNotices ??= { extensions: [], noticeTypes: mergeNoticeTypes([]) }).noticeTypes;
-}
-
 /** The frozen 1.2.0 document, as published: without the extensions, which it never described. */
 export function loadFrozenContract(): { yaml: string; document: OpenApiDocument } {
   return loadContract(FROZEN_CONTRACT_FILE);

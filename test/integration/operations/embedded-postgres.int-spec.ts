@@ -1,3 +1,4 @@
+import { ServedContract } from '#contract/served-contract.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -227,7 +228,7 @@ describe('embedded PostgreSQL (scripts/embedded-postgres.ts)', () => {
         onLost: () => undefined,
       });
       try {
-        const notices = new NoticesRepository(database, new RelayWakeup(new RelayWakeupRepository(database)));
+        const notices = new NoticesRepository(database, new RelayWakeup(new RelayWakeupRepository(database)), new ServedContract());
         // After a booking commits (no transaction here: at once), and after a redelivery.
         notices.wakeRelayAfterCommit();
         await notices.notifyWorker(SWEEP_PAYLOAD);

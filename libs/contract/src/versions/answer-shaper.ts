@@ -24,6 +24,11 @@ export class AnswerShaper {
 
   constructor(private readonly contract: ServedContract) {}
 
+  /** The notice types of the contract it shapes for (ServedContract.noticeTypes). */
+  get noticeTypes(): readonly string[] {
+    return this.contract.noticeTypes;
+  }
+
   /** The version whose document first has the operation; operations of no published file (an extension's) are the current version's. */
   versionIntroducing(operationId: string): ApiVersion {
     return API_VERSIONS.find((version) => this.operationsOf(version).has(operationId)) ?? API_VERSIONS[API_VERSIONS.length - 1];

@@ -13,7 +13,6 @@ import { DomainError, notFound, validationFailed } from '../errors/domain-error.
 import { buildNoticeBody } from '../notices/outbox/notice-body.js';
 import { NoticesRepository } from '../notices/outbox/notices.repository.js';
 import { noticeEmails } from '../notices/outbox/notice-emails.js';
-import { noticeRow } from '../notices/outbox/notice-row.js';
 import { ServicesRepository } from '../services/services.repository.js';
 import { StaffRepository } from '../staff/staff.repository.js';
 import { isActive } from './appointment-transitions.js';
@@ -140,7 +139,7 @@ export class AppointmentWritesService {
         'created' in clientForm
           ? {
               client: clientForm.created,
-              notice: noticeRow(
+              notice: this.notices.row(
                 ref.businessId,
                 buildNoticeBody({
                   type: 'client.created',
@@ -165,7 +164,7 @@ export class AppointmentWritesService {
           },
           now,
         );
-        const notice = noticeRow(
+        const notice = this.notices.row(
           ref.businessId,
           buildNoticeBody({ type: 'appointment.created', businessSlug: ref.businessSlug, subjectId: appointment.id, occurredAt: now }),
           noticeEmails('APPOINTMENT_BOOKED', status, input.notifyClient),
@@ -246,7 +245,7 @@ export class AppointmentWritesService {
         },
         now,
       );
-      const notice = noticeRow(
+      const notice = this.notices.row(
         ref.businessId,
         buildNoticeBody({
           type: 'appointment.rescheduled',

@@ -1,7 +1,7 @@
 import { Get, Param, Post, Query } from '@nestjs/common';
 import { DeliveryHistory } from '#core/notices/delivery-history/delivery-history.service.js';
 import { NoticeDeliveriesService } from '#core/notices/delivery/notice-deliveries.service.js';
-import { subscribableNoticeTypes } from '#core/notices/outbox/notice-types.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { ConsoleAction, ConsoleController, ConsolePage } from '../console-controller.decorator.js';
 import { ConsoleFlow, type SeeOther } from '../console-flow.js';
 import { Console, type ConsoleState } from '../console-request.js';
@@ -28,6 +28,7 @@ export class DeliveriesController {
     private readonly history: DeliveryHistory,
     private readonly deliveries: NoticeDeliveriesService,
     private readonly owners: EndpointsOwners,
+    private readonly contract: ServedContract,
     private readonly flow: ConsoleFlow,
   ) {}
 
@@ -48,7 +49,7 @@ export class DeliveriesController {
       { eventType: filters.eventType, outcome: filters.outcome as never, endpointId: filters.endpointId },
       { cursor: text(cursor), limit: PAGE_SIZE },
     );
-    const types = [...subscribableNoticeTypes(), 'webhook.test'];
+    const types = [...this.contract.noticeTypes, 'webhook.test'];
     return deliveriesPage(
       frame(state, owner, state.translator.t('deliveries.title')),
       owner,

@@ -3,7 +3,7 @@ import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { planHasIntegrations } from '#core/businesses/plan.js';
 import { WebhookEndpointsService } from '#core/notices/endpoints/webhook-endpoints.service.js';
 import { WebhookTestPingService } from '#core/notices/endpoints/webhook-test-ping.service.js';
-import { subscribableNoticeTypes } from '#core/notices/outbox/notice-types.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { ConsoleAction, ConsoleController, ConsolePage } from '../console-controller.decorator.js';
 import { attempt } from '../console-forms.js';
 import { ConsoleFlow, formStateIn, type SeeOther } from '../console-flow.js';
@@ -38,6 +38,7 @@ export class WebhooksController {
     private readonly endpoints: WebhookEndpointsService,
     private readonly pings: WebhookTestPingService,
     private readonly owners: EndpointsOwners,
+    private readonly contract: ServedContract,
     private readonly input: ContractInput,
     private readonly flow: ConsoleFlow,
   ) {}
@@ -62,7 +63,7 @@ export class WebhooksController {
       frame(state, owner, this.title(state, owner, 'endpoint.title', 'endpoint.sandboxTitle')),
       owner,
       list,
-      subscribableNoticeTypes(),
+      this.contract.noticeTypes,
       canCreate,
       flashes,
       formStateIn(flashes),
@@ -137,7 +138,7 @@ export class WebhooksController {
       frame(state, owner, state.translator.t('endpoint.editTitle')),
       owner,
       endpoint,
-      subscribableNoticeTypes(),
+      this.contract.noticeTypes,
       formStateIn(flashes),
     );
   }

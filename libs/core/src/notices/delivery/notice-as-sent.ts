@@ -9,7 +9,7 @@ import { checkNoticeBody, deliveredNotice, type NoticeMode } from '../outbox/not
  * Throws when the stored body is not a notice's.
  */
 export function noticeAsSent(shaper: AnswerShaper, payload: unknown, mode: NoticeMode, version: ApiVersion): string {
-  const notice = deliveredNotice(checkNoticeBody(payload), mode);
+  const notice = deliveredNotice(checkNoticeBody(payload, shaper.noticeTypes), mode);
   return JSON.stringify(shaper.shapeNotice(version, notice.type, notice));
 }
 

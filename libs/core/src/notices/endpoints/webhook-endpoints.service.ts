@@ -1,3 +1,4 @@
+import { ServedContract } from '#contract/served-contract.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '#config/app-config.js';
 import { apiVersionProblems, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
@@ -77,6 +78,7 @@ export function newEndpointRow(businessId: string, input: NewEndpoint, now: Date
 export class WebhookEndpointsService {
   constructor(
     private readonly config: AppConfig,
+    private readonly contract: ServedContract,
     private readonly database: Database,
     private readonly businesses: BusinessesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
@@ -181,7 +183,7 @@ export class WebhookEndpointsService {
   }
 
   private checkEvents(events: readonly string[]): void {
-    const refusal = checkSubscribedTypes(events);
+    const refusal = checkSubscribedTypes(events, this.contract.noticeTypes);
     if (refusal) throw validationFailed([{ path: '/events', message: refusal }]);
   }
 

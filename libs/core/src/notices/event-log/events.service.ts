@@ -10,6 +10,8 @@ import { parseDateTime, toTimestampLiteral, type EpochMicros } from '../../pagin
 import { paginate, type Page, type PageParams } from '../../pagination/page.js';
 import { NoticeDeliveriesService } from '../delivery/notice-deliveries.service.js';
 import type { EventView } from './event-view.js';
+import type { NoticeTypes } from '../outbox/notice-types.js';
+import { ServedContract } from '#contract/served-contract.js';
 import { EventsRepository, type EventPageFilter, type StoredEvent } from './events.repository.js';
 
 export interface EventListQuery extends PageParams {
@@ -25,10 +27,10 @@ export interface Redelivery {
   endpointIds: string[];
 }
 
-function toView(event: StoredEvent, mode: NoticeMode): EventView {
+function toView(event: StoredEvent, mode: NoticeMode, types: NoticeTypes): EventView {
   // The body exactly as the sender serialises it, field for field and in order (docs/design-record.md#d9),
   // in the current version's shape: the answer is shaped for the caller's like any other (docs/design-record.md#d22).
-  return { ...deliveredNotice(checkNoticeBody(event.payload), mode), deliveries: event.deliveries };
+  return { ...deliveredNotice(checkNoticeBody(event.payload, types), mode), deliveries: event.deliveries };
 }
 
 /**
@@ -43,6 +45,7 @@ export class EventsService {
     private readonly deliveries: NoticeDeliveriesService,
     private readonly cursors: CursorCodec,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly contract: ServedContract,
   ) {}
 
   /** `mode`: whether `businessId` is a sandbox (`test`), which its notices say (docs/design-record.md#d23). */
@@ -73,14 +76,14 @@ export class EventsService {
     };
     return paginate(this.cursors, scope, query, async ({ after, take }) =>
       (await this.events.page(businessId, filter, after, take)).map((row) => ({
-        record: toView(row.record, mode),
+        record: toView(row.record, mode, this.contract.noticeTypes),
         position: row.position,
       })),
     );
   }
 
   async get(businessId: string, mode: NoticeMode, eventId: string): Promise<EventView> {
-    return toView(await this.find(businessId, eventId), mode);
+    return toView(await this.find(businessId, eventId), mode, this.contract.noticeTypes);
   }
 
   /**

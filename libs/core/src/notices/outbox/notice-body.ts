@@ -1,5 +1,5 @@
 import { newId } from '#database/new-id.js';
-import { isServedNoticeType, type ServedNoticeType } from './notice-types.js';
+import { isServedNoticeType, type NoticeTypes, type ServedNoticeType } from './notice-types.js';
 
 /**
  * The body of a change notice, exactly the fields of docs/design-record.md#d9: what changed and when, never
@@ -69,7 +69,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * recorded and the sender refuses to send one, so a field that might carry a name, phone, e-mail
  * or amount can never reach a receiver.
  */
-export function checkNoticeBody(value: unknown): NoticeBody {
+export function checkNoticeBody(value: unknown, types: NoticeTypes): NoticeBody {
   const problems: string[] = [];
   if (!isRecord(value)) throw new Error('A notice body must be an object.');
   const data = value.data;
@@ -101,8 +101,8 @@ export function checkNoticeBody(value: unknown): NoticeBody {
   const checkedData = Object.fromEntries(
     dataFields.map((field) => [field, text(`data.${field}`, subject[field])]),
   ) as unknown as NoticeData;
-  if (!isServedNoticeType(type)) problems.push(`type ${type} is not a notice type`);
-  if (problems.length > 0 || !isServedNoticeType(type)) {
+  if (!isServedNoticeType(type, types)) problems.push(`type ${type} is not a notice type`);
+  if (problems.length > 0 || !isServedNoticeType(type, types)) {
     throw new Error(`Not a D9 notice body: ${problems.join('; ')}.`);
   }
   return { id, type, createdAt, business, data: checkedData };

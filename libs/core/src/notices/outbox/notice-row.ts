@@ -1,5 +1,6 @@
 import type { NoticeEmails } from '#database/entities/notice.entity.js';
 import { checkNoticeBody, type NoticeBody } from './notice-body.js';
+import type { NoticeTypes } from './notice-types.js';
 
 /**
  * A notice as the outbox row a write statement inserts with its change, in the table's column
@@ -14,7 +15,7 @@ export interface NoticeRow {
   emails: NoticeEmails | null;
 }
 
-export function noticeRow(businessId: string, body: NoticeBody, emails: NoticeEmails | null = null): NoticeRow {
-  const payload = checkNoticeBody(body);
+export function noticeRow(businessId: string, body: NoticeBody, types: NoticeTypes, emails: NoticeEmails | null = null): NoticeRow {
+  const payload = checkNoticeBody(body, types);
   return { id: payload.id, business_id: businessId, type: payload.type, payload, emails };
 }

@@ -1,3 +1,4 @@
+import { ServedContract } from '#contract/served-contract.js';
 import { Injectable } from '@nestjs/common';
 import { Database } from '#database/database.js';
 import type { NoticeEntity } from '#database/entities/notice.entity.js';
@@ -5,7 +6,7 @@ import { inBatches } from '#database/in-batches.js';
 import { defineStatement } from '#database/statement.js';
 import type { NoticeEmails } from '#database/entities/notice.entity.js';
 import type { NoticeBody } from './notice-body.js';
-import { noticeRow } from './notice-row.js';
+import { noticeRow, type NoticeRow } from './notice-row.js';
 import { NOTICE_CHANNEL } from './notice-channel.js';
 import { RelayWakeup } from './relay-wakeup.js';
 
@@ -58,7 +59,13 @@ export class NoticesRepository {
   constructor(
     private readonly database: Database,
     private readonly wakeup: RelayWakeup,
+    private readonly contract: ServedContract,
   ) {}
+
+  /** The outbox row a write statement inserts with its change (noticeRow, with the served notice types). */
+  row(businessId: string, body: NoticeBody, emails: NoticeEmails | null = null): NoticeRow {
+    return noticeRow(businessId, body, this.contract.noticeTypes, emails);
+  }
 
   /**
    * Records a notice in the outbox; call it inside the transaction of the change it reports.
@@ -68,7 +75,7 @@ export class NoticesRepository {
    * once when there is no transaction.
    */
   async record(businessId: string, body: NoticeBody, emails: NoticeEmails | null = null): Promise<void> {
-    const row = noticeRow(businessId, body, emails);
+    const row = noticeRow(businessId, body, this.contract.noticeTypes, emails);
     await this.database.execute(INSERT_NOTICE, [
       row.id,
       businessId,
