@@ -6,7 +6,7 @@ import { NOTICE_TYPES, type NoticeType } from '#contract/generated/operations.js
  */
 export type ServedNoticeType = NoticeType | `${string}.${string}`;
 
-/** The core contract's notice types, which every deployment sends; an enabled extension adds its own (subscribableNoticeTypes). */
+/** The core contract's notice types, which every deployment sends; an enabled extension adds its own (ServedContract.noticeTypes). */
 export const CORE_NOTICE_TYPES: readonly ServedNoticeType[] = NOTICE_TYPES;
 
 /**
