@@ -217,9 +217,17 @@ describe('a FREE business has no sandbox', () => {
     expect(shown.text).not.toContain('Create the sandbox');
 
     const created = await console.post(page, `${page}/create`, {});
-    expect(created.status).toBe(402);
+    expect({ status: created.status, location: created.location }).toEqual({ status: 303, location: page });
     expect(created.text).toContain(NO_SANDBOX);
     expect(await sandboxRows(free.id)).toBe(0);
+
+    // A key form posted anyway is refused on the keys page, which says why (the form is not offered).
+    const keysPage = `/console/b/${free.slug}/keys`;
+    const key = await console.post(keysPage, keysPage, { name: 'Forged', scopes: 'services.read', mode: 'live', apiVersion: '1.4.0' });
+    expect({ status: key.status, location: key.location }).toEqual({ status: 303, location: `${keysPage}#create-key` });
+    expect(key.text).toContain('The plan has no integrations.');
+    expect(key.text).not.toMatch(/rk_live_[A-Za-z0-9]{38}/);
+    expect(await activeKeys(free.slug)).toHaveLength(0);
 
     // Its sandbox made on SOLO is listed, with no reset button, and a reset posted anyway is refused.
     const downgraded = await seed({ plan: 'SOLO', keys: [], sandbox: true });
@@ -231,7 +239,7 @@ describe('a FREE business has no sandbox', () => {
     expect(listed.text).toContain(NO_SANDBOX);
     expect(listed.text).not.toContain('Reset the sandbox');
     const reset = await owner.post(itsPage, `${itsPage}/reset`, {});
-    expect(reset.status).toBe(402);
+    expect({ status: reset.status, location: reset.location }).toEqual({ status: 303, location: itsPage });
     expect(reset.text).toContain(NO_SANDBOX);
 
     // A plan with integrations gets the buttons, and they work.

@@ -1,8 +1,9 @@
-import { applyDecorators, Controller, Header, Redirect, UseFilters, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, Header, Redirect, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public } from '../auth/route-access.decorators.js';
 import { BusinessMemberGuard } from './business-member.guard.js';
 import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleFormGuard } from './console-form.guard.js';
+import { ConsoleRefusalInterceptor, RefusedTo } from './console-refusal.interceptor.js';
 import { ConsoleSessionGuard } from './console-session.guard.js';
 
 export const CONSOLE_PATH = 'console';
@@ -29,5 +30,9 @@ export function ConsoleController(path: string | string[], opts: { business: boo
 /** A page: HTML, written for this request. */
 export const ConsolePage = (): MethodDecorator => applyDecorators(Header('Content-Type', 'text/html; charset=utf-8'));
 
-/** A form's action: it answers 303 to the page the handler names (ConsoleFlow.seeOther). */
-export const ConsoleAction = (): MethodDecorator => applyDecorators(Redirect(undefined, 303));
+/**
+ * A form's action: it answers 303 to the page the handler names (ConsoleFlow.seeOther), or, refused
+ * by a service, to the page `refusedTo` segments above it, which says why (ConsoleRefusalInterceptor).
+ */
+export const ConsoleAction = (refusedTo = 0): MethodDecorator =>
+  applyDecorators(Redirect(undefined, 303), RefusedTo(refusedTo), UseInterceptors(ConsoleRefusalInterceptor));

@@ -9,6 +9,8 @@ import type { MessageParams } from './i18n/translator.js';
 /** What a POST leaves for the page it redirects to, shown there once. */
 export type Flash =
   | { kind: 'notice'; key: MessageKey; params?: MessageParams }
+  /** A service's refusal of an action, in the member's words (ConsoleRefusalInterceptor). */
+  | { kind: 'error'; text: string }
   | { kind: 'form'; state: FormState }
   /** A value shown once: a new key, an endpoint's secret. */
   | { kind: 'secret'; label: MessageKey; value: string; key: MessageKey; params?: MessageParams }

@@ -13,6 +13,7 @@ import { EventsModule } from '#core/notices/event-log/events.module.js';
 import { mailTransportProvider } from '#jobs/processors/mail/mail-transport.js';
 import { BusinessMemberGuard } from './business-member.guard.js';
 import { ConsoleFlow } from './console-flow.js';
+import { ConsoleRefusalInterceptor } from './console-refusal.interceptor.js';
 import { ConsoleFormGuard } from './console-form.guard.js';
 import { consoleHeaders } from './console-headers.js';
 import { ConsoleSessionGuard } from './console-session.guard.js';
@@ -64,6 +65,7 @@ const PAGES = [
     BusinessMemberGuard,
     ConsoleFormGuard,
     ConsoleFlow,
+    ConsoleRefusalInterceptor,
     ContractInput,
     EndpointsOwners,
   ],

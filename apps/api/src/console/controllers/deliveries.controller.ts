@@ -66,11 +66,12 @@ export class DeliveriesController {
   async show(@Console() state: ConsoleState, @Param('id') id: string): Promise<string> {
     const owner = await this.owners.of(state);
     const delivery = await this.history.detail(owner.businessId, id);
-    return deliveryPage(frame(state, owner, state.translator.t('deliveries.one')), owner, delivery);
+    const flashes = await this.flow.taken(state);
+    return deliveryPage(frame(state, owner, state.translator.t('deliveries.one')), owner, delivery, flashes);
   }
 
   @Post(':id/send-again')
-  @ConsoleAction()
+  @ConsoleAction(1)
   async sendAgain(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     const owner = await this.owners.of(state);
     const delivery = await this.history.detail(owner.businessId, id);

@@ -53,7 +53,7 @@ export class EventsController {
   }
 
   @Post(':id/send-again')
-  @ConsoleAction()
+  @ConsoleAction(2)
   async sendAgain(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     const owner = await this.owners.of(state);
     const sent = await this.events.redeliver(owner.businessId, id);

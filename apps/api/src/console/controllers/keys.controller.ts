@@ -84,7 +84,7 @@ export class KeysController {
   }
 
   @Post(':id/revoke')
-  @ConsoleAction()
+  @ConsoleAction(2)
   async revoke(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     const key = await this.keyOf(state, id);
     await this.keys.revoke(membershipOf(state).slug, { id: key.id });
@@ -99,7 +99,7 @@ export class KeysController {
   }
 
   @Post(':id/roll')
-  @ConsoleAction()
+  @ConsoleAction(2)
   async roll(@Console() state: ConsoleState, @Param('id') id: string, @Form() form: ConsoleForm): Promise<SeeOther> {
     const membership = membershipOf(state);
     const key = await this.keyOf(state, id);
@@ -134,7 +134,7 @@ export class KeysController {
   }
 
   @Post(':id/api-version')
-  @ConsoleAction()
+  @ConsoleAction(2)
   async setVersion(@Console() state: ConsoleState, @Param('id') id: string, @Form() form: ConsoleForm): Promise<SeeOther> {
     const key = await this.keys.setApiVersion(membershipOf(state).slug, id, form.field('apiVersion'));
     await this.flow.audited(state, 'key.api-version', `${key.name} (${key.prefix}) to ${key.apiVersion}`);

@@ -28,7 +28,7 @@ export class TestModeController {
   }
 
   @Post('create')
-  @ConsoleAction()
+  @ConsoleAction(1)
   async create(@Console() state: ConsoleState): Promise<SeeOther> {
     const membership = membershipOf(state);
     // A plan without integrations is refused by the service (PLAN_INTEGRATIONS, docs/design-record.md#d28), a form posted anyway included.
@@ -44,7 +44,7 @@ export class TestModeController {
   }
 
   @Post('reset')
-  @ConsoleAction()
+  @ConsoleAction(1)
   async reset(@Console() state: ConsoleState): Promise<SeeOther> {
     const membership = membershipOf(state);
     const summary = await this.sandboxes.reset(membership.slug);

@@ -114,7 +114,7 @@ export class WebhooksController {
   }
 
   @Post(':id/test')
-  @ConsoleAction()
+  @ConsoleAction(1)
   async test(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     const owner = await this.owners.of(state);
     const endpoint = await this.endpoints.get(owner.businessId, id);
@@ -144,7 +144,7 @@ export class WebhooksController {
   }
 
   @Post(':id/edit')
-  @ConsoleAction()
+  @ConsoleAction(1)
   async edit(@Console() state: ConsoleState, @Param('id') id: string, @Form() form: ConsoleForm): Promise<SeeOther> {
     const owner = await this.owners.of(state);
     const endpoint = await this.endpoints.get(owner.businessId, id);
@@ -172,7 +172,7 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
-  @ConsoleAction()
+  @ConsoleAction(1)
   async rotate(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     const owner = await this.owners.of(state);
     const rotated = await this.endpoints.rotateSecret(owner.businessId, id);
@@ -186,13 +186,13 @@ export class WebhooksController {
   }
 
   @Post(':id/enable')
-  @ConsoleAction()
+  @ConsoleAction(1)
   enable(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     return this.setActive(state, id, true);
   }
 
   @Post(':id/disable')
-  @ConsoleAction()
+  @ConsoleAction(1)
   disable(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     return this.setActive(state, id, false);
   }
@@ -216,7 +216,7 @@ export class WebhooksController {
   }
 
   @Post(':id/delete')
-  @ConsoleAction()
+  @ConsoleAction(2)
   async delete(@Console() state: ConsoleState, @Param('id') id: string): Promise<SeeOther> {
     const owner = await this.owners.of(state);
     const endpoint = await this.endpoints.get(owner.businessId, id);

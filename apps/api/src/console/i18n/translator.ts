@@ -53,7 +53,8 @@ export class Translator {
     readonly timeZone = 'UTC',
   ) {
     this.catalogue = CATALOGUES[language];
-    this.times = new Intl.DateTimeFormat(language, {
+    // British English for English: day before month, 24-hour clock, as a salon in Europe reads it.
+    this.times = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
       timeZone,
       year: 'numeric',
       month: 'short',

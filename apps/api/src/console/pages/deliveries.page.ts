@@ -141,13 +141,14 @@ function attemptBlock(frame: PageFrame, attempt: DeliveryAttempt, open: boolean)
   </details>`;
 }
 
-export function deliveryPage(frame: PageFrame, owner: EndpointsOwner, delivery: DeliveryDetail): string {
+export function deliveryPage(frame: PageFrame, owner: EndpointsOwner, delivery: DeliveryDetail, flashes: Flash[]): string {
   const { t } = frame;
   const base = `${owner.base}/deliveries`;
   const attempts = delivery.attempts.map((attempt, index) => attemptBlock(frame, attempt, index === delivery.attempts.length - 1));
   return page(
     frame,
-    html`<dl>
+    html`${notices(frame, flashes)}
+      <dl>
         <dt>${t.t('deliveries.event')}</dt>
         <dd><code>${delivery.eventType}</code> (<code>${delivery.noticeId}</code>)</dd>
         <dt>${t.t('deliveries.occurred')}</dt>

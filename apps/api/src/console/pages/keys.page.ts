@@ -83,6 +83,7 @@ function keyCells(frame: PageFrame, key: ListedApiKey, keysPath: string): SafeHt
 export function notices(frame: PageFrame, flashes: Flash[]): SafeHtml[] {
   return flashes.map((flash) => {
     if (flash.kind === 'notice') return message('success', frame.t.t(flash.key, flash.params));
+    if (flash.kind === 'error') return message('error', flash.text);
     if (flash.kind === 'secret')
       return html`${message('success', frame.t.t(flash.key, flash.params))}${shownOnce(frame, 'shown-once', frame.t.t(flash.label), flash.value)}`;
     return html``;
@@ -120,7 +121,7 @@ export function keysPage(
         head,
         keys.map((key) => keyCells(frame, key, path)),
       )}
-      ${canCreate ? createForm(frame, path, stateFor('create-key', form)) : ''}`,
+      ${canCreate ? createForm(frame, path, stateFor('create-key', form)) : formError(stateFor('create-key', form))}`,
   );
 }
 

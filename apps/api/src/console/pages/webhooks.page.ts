@@ -101,7 +101,7 @@ export function webhooksPage(
       <p><a href="${owner.base}/deliveries">${t.t('endpoint.allDeliveries')}</a></p>
       <h2>${t.t('endpoint.list')}</h2>
       ${table(frame, t.t('endpoint.list'), [t.t('endpoint.url'), t.t('endpoint.descriptionShort'), t.t('endpoint.events'), t.t('endpoint.version'), t.t('endpoint.status')], rows)}
-      ${canCreate ? registerForm(frame, path, eventTypes, stateFor('register-endpoint', form)) : ''}`,
+      ${canCreate ? registerForm(frame, path, eventTypes, stateFor('register-endpoint', form)) : formError(stateFor('register-endpoint', form))}`,
   );
 }
 
