@@ -728,7 +728,11 @@ describe('the owner console in Chromium', () => {
       status: 303,
       location: `/console/b/${business.slug}/keys#create-key`,
     });
+    // The page the redirect leads to says why, once, beside the plan's explanation.
+    await page.goto(keysPath(business));
+    expect(await page.getByRole('alert').textContent()).toContain('The plan has no integrations.');
     await page.reload();
+    expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByText('The FREE plan has no integrations').waitFor();
     const keys = await sql.query<{ n: string }[]>(`SELECT count(*) AS n FROM api_keys WHERE name = 'Sneaky'`);
     expect(Number(keys[0].n)).toBe(0);

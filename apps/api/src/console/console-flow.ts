@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import type { DomainError } from '#core/errors/domain-error.js';
 import { ConsoleAuditService, type ConsoleAction } from '#core/console-audit/console-audit.service.js';
 import { ConsoleFlashService } from '#core/console-flash/console-flash.service.js';
-import type { Attempted, FormState } from './console-forms.js';
+import { shownForm, type FormState, type KeptForm, type Refusal } from './console-forms.js';
 import { membershipOf, sessionOf, type ConsoleForm, type ConsoleState } from './console-request.js';
 import type { MessageKey } from './i18n/messages.en.js';
-import type { MessageParams } from './i18n/translator.js';
+import type { MessageParams, Translator } from './i18n/translator.js';
 
 /** What a POST leaves for the page it redirects to, shown there once. */
 export type Flash =
   | { kind: 'notice'; key: MessageKey; params?: MessageParams }
   /** A service's refusal of an action, in the member's words (ConsoleRefusalInterceptor). */
-  | { kind: 'error'; text: string }
-  | { kind: 'form'; state: FormState }
+  | { kind: 'error'; code: DomainError['code']; detail: string }
+  | { kind: 'form'; kept: KeptForm }
   /** A value shown once: a new key, an endpoint's secret. */
   | { kind: 'secret'; label: MessageKey; value: string; key: MessageKey; params?: MessageParams }
   | { kind: 'ping'; delivered: boolean; statusCode: number | null; error: string | null };
@@ -48,13 +49,12 @@ export class ConsoleFlow {
     form: string,
     posted: ConsoleForm,
     fields: readonly string[],
-    refusal: Attempted<never>,
+    refusal: Refusal,
   ): Promise<SeeOther> {
-    if (refusal.ok) throw new Error('refused() takes a refusal');
-    const values = posted.values(fields);
+    const { fieldErrors, problem, loose } = refusal;
     return this.seeOther(state, `${url}#${form}`, {
       kind: 'form',
-      state: { form, values, fieldErrors: refusal.fieldErrors, error: refusal.error },
+      kept: { form, values: posted.values(fields), fieldErrors, problem, loose },
     });
   }
 
@@ -76,5 +76,8 @@ export class ConsoleFlow {
   }
 }
 
-export const formStateIn = (flashes: Flash[]): FormState | undefined =>
-  flashes.find((flash): flash is Extract<Flash, { kind: 'form' }> => flash.kind === 'form')?.state;
+/** The refused form a page shows again, in that page's language. */
+export function formStateIn(flashes: Flash[], t: Translator): FormState | undefined {
+  const kept = flashes.find((flash): flash is Extract<Flash, { kind: 'form' }> => flash.kind === 'form')?.kept;
+  return kept && shownForm(t, kept);
+}

@@ -16,7 +16,42 @@ export interface FormState {
   error?: string;
 }
 
-export type Attempted<T> = { ok: true; value: T } | { ok: false; fieldErrors: Record<string, string[]>; error?: string };
+/**
+ * A form's refusal as it is kept until its page shows it: the API's own words (English) and the
+ * refusal's code, worded in the language of the page that shows it (shownForm).
+ */
+export interface Refusal {
+  ok: false;
+  /** The API's messages, by field. */
+  fieldErrors: Record<string, string[]>;
+  /** The refusal's code and detail, when it is not only about fields. */
+  problem?: { code: DomainError['code']; detail: string };
+  /** Messages about no field of the form, with their paths. */
+  loose: string[];
+}
+
+export type Attempted<T> = { ok: true; value: T } | Refusal;
+
+/** A kept refusal with what was typed, as a flash holds it. */
+export interface KeptForm extends Omit<Refusal, 'ok'> {
+  form: string;
+  values: Record<string, string | string[]>;
+}
+
+/** A kept form in the language of the page that shows it. */
+export function shownForm(t: Translator, kept: KeptForm): FormState {
+  const fieldErrors = Object.fromEntries(
+    Object.entries(kept.fieldErrors).map(([field, messages]) => [field, messages.map((m) => t.fieldMessage(m))]),
+  );
+  const general = [
+    ...(kept.problem ? [refusalText(t, kept.problem.code, kept.problem.detail)] : []),
+    ...kept.loose.map((line) => {
+      const [path, ...rest] = line.split(': ');
+      return `${path}: ${t.fieldMessage(rest.join(': '))}`;
+    }),
+  ];
+  return { form: kept.form, values: kept.values, fieldErrors, error: general.length > 0 ? general.join(' ') : undefined };
+}
 
 /** The field a rule's path names (`/url` → url, `/events/2` → events), if the form has it. */
 function fieldOfPath(path: string, fields: readonly string[]): string | undefined {
@@ -43,41 +78,50 @@ const CODE_FIELDS: Partial<Record<DomainError['code'], string>> = { WEBHOOK_URL_
 
 /** A refusal in the member's language: what the rule's code means, and the API's own detail. */
 export function errorMessage(t: Translator, error: DomainError): string {
-  const key = CODE_MESSAGES[error.code];
-  if (!key) return t.fieldMessage(error.detail);
-  if (error.code === 'VALIDATION_FAILED') return t.t(key);
-  return `${t.t(key)} ${t.fieldMessage(error.detail)}`;
+  return refusalText(t, error.code, error.detail);
+}
+
+/**
+ * A refusal's code and the API's detail in the member's language: what the code means, then the
+ * detail where the language has it (the API words its details in English; a Portuguese page shows
+ * the code's meaning alone rather than a sentence in another language).
+ */
+export function refusalText(t: Translator, code: DomainError['code'], detail: string): string {
+  const key = CODE_MESSAGES[code];
+  const said = t.fieldMessage(detail);
+  const untranslated = t.language !== 'en' && said === detail;
+  if (!key) return said;
+  if (code === 'VALIDATION_FAILED' || untranslated) return t.t(key);
+  return `${t.t(key)} ${said}`;
 }
 
 /**
  * Runs what a form asks for with the services' and the contract's own rules (the API's), and
  * turns their refusal into messages on the form's fields. Anything else than a refusal is thrown on.
  */
-export async function attempt<T>(t: Translator, fields: readonly string[], action: () => Promise<T>): Promise<Attempted<T>> {
+export async function attempt<T>(fields: readonly string[], action: () => Promise<T>): Promise<Attempted<T>> {
   try {
     return { ok: true, value: await action() };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code === 'INTERNAL' || error.code === 'SERVICE_UNAVAILABLE') throw error;
     const path = CODE_FIELDS[error.code];
     if (path !== undefined && error.fieldErrors.length === 0 && fieldOfPath(path, fields)) {
-      return refusal(t, fields, [{ path, message: error.detail }], t.t('error.code.VALIDATION_FAILED'));
+      return refusal(fields, [{ path, message: error.detail }], { code: 'VALIDATION_FAILED', detail: '' });
     }
-    return refusal(t, fields, error.fieldErrors, errorMessage(t, error));
+    return refusal(fields, error.fieldErrors, { code: error.code, detail: error.detail });
   }
 }
 
 /** The contract's or a service's problems with the form's fields, as attempt() words them. */
-export function refusal(t: Translator, fields: readonly string[], problems: readonly FieldProblem[], error?: string): Attempted<never> {
+export function refusal(fields: readonly string[], problems: readonly FieldProblem[], problem?: Refusal['problem']): Refusal {
   const fieldErrors: Record<string, string[]> = {};
   const loose: string[] = [];
-  for (const problem of problems) {
-    const field = fieldOfPath(problem.path, fields);
-    const text = t.fieldMessage(problem.message);
-    if (field) (fieldErrors[field] ??= []).push(text);
-    else loose.push(`${problem.path}: ${text}`);
+  for (const { path, message } of problems) {
+    const field = fieldOfPath(path, fields);
+    if (field) (fieldErrors[field] ??= []).push(message);
+    else loose.push(`${path}: ${message}`);
   }
-  const general = [error, ...loose].filter((text): text is string => text !== undefined && text !== '');
-  return { ok: false, fieldErrors, error: general.length > 0 ? general.join(' ') : undefined };
+  return { ok: false, fieldErrors, problem, loose };
 }
 
 /** The refused form's state if the page shows this form again. */

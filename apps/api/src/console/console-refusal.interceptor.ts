@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import { catchError, from, type Observable } from 'rxjs';
 import { DomainError } from '#core/errors/domain-error.js';
 import { ConsoleFlow } from './console-flow.js';
-import { errorMessage } from './console-forms.js';
 import { consoleStateOf, type ConsoleRequest } from './console-request.js';
 
 const REFUSED_TO = 'console:refused-to';
@@ -38,7 +37,7 @@ export class ConsoleRefusalInterceptor implements NestInterceptor {
           .split('/')
           .slice(0, up === 0 ? undefined : -up)
           .join('/');
-        return from(this.flow.seeOther(state, page, { kind: 'error', text: errorMessage(state.translator, error) }));
+        return from(this.flow.seeOther(state, page, { kind: 'error', code: error.code, detail: error.detail }));
       }),
     );
   }

@@ -42,7 +42,7 @@ export class KeysController {
       listed.keys,
       planHasIntegrations(membership.plan),
       flashes,
-      formStateIn(flashes),
+      formStateIn(flashes, state.translator),
       t.t('plan.noIntegrations'),
     );
   }
@@ -51,7 +51,7 @@ export class KeysController {
   @ConsoleAction()
   async create(@Console() state: ConsoleState, @Form() form: ConsoleForm): Promise<SeeOther> {
     const membership = membershipOf(state);
-    const created = await attempt(state.translator, KEY_FORM_FIELDS, async () => {
+    const created = await attempt(KEY_FORM_FIELDS, async () => {
       requireIntegrations(membership);
       return this.keys.create({
         businessSlug: membership.slug,

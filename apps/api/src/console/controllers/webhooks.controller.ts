@@ -66,7 +66,7 @@ export class WebhooksController {
       this.contract.noticeTypes,
       canCreate,
       flashes,
-      formStateIn(flashes),
+      formStateIn(flashes, state.translator),
       state.translator.t('plan.noIntegrations'),
     );
   }
@@ -77,7 +77,7 @@ export class WebhooksController {
     const owner = await this.owners.of(state);
     const membership = membershipOf(state);
     const listPath = `${owner.base}/webhooks`;
-    const created = await attempt(state.translator, ENDPOINT_FORM_FIELDS, async () => {
+    const created = await attempt(ENDPOINT_FORM_FIELDS, async () => {
       requireIntegrations(membership);
       const body = this.input.body('createWebhookEndpoint', {
         url: form.field('url'),
@@ -139,7 +139,7 @@ export class WebhooksController {
       owner,
       endpoint,
       this.contract.noticeTypes,
-      formStateIn(flashes),
+      formStateIn(flashes, state.translator),
     );
   }
 
@@ -149,7 +149,7 @@ export class WebhooksController {
     const owner = await this.owners.of(state);
     const endpoint = await this.endpoints.get(owner.businessId, id);
     const path = `${owner.base}/webhooks/${endpoint.id}`;
-    const updated = await attempt(state.translator, ENDPOINT_FORM_FIELDS, async () => {
+    const updated = await attempt(ENDPOINT_FORM_FIELDS, async () => {
       const description = form.field('description');
       const changes = this.input.body('updateWebhookEndpoint', {
         url: form.field('url'),

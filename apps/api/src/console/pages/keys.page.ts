@@ -3,7 +3,7 @@ import type { ListedApiKey } from '#core/api-keys/api-keys.service.js';
 import { ROLLED_KEY_LIVES, type RolledKeyLife } from '#core/api-keys/rolled-key-life.js';
 import { CONSOLE_KEYS_PER_HOUR, MAX_ACTIVE_KEYS_PER_MODE } from '#core/api-keys/key-budget.js';
 import { SCOPES } from '#core/scopes/scope.js';
-import { choiceGroup, formError, selectField, stateFor, textField, type FormState } from '../console-forms.js';
+import { choiceGroup, formError, refusalText, selectField, stateFor, textField, type FormState } from '../console-forms.js';
 import { html, type SafeHtml } from '../html.js';
 import type { MessageKey } from '../i18n/messages.en.js';
 import type { Translator } from '../i18n/translator.js';
@@ -83,7 +83,8 @@ function keyCells(frame: PageFrame, key: ListedApiKey, keysPath: string): SafeHt
 export function notices(frame: PageFrame, flashes: Flash[]): SafeHtml[] {
   return flashes.map((flash) => {
     if (flash.kind === 'notice') return message('success', frame.t.t(flash.key, flash.params));
-    if (flash.kind === 'error') return message('error', flash.text);
+    // Worded when shown, in the language of the page that shows it.
+    if (flash.kind === 'error') return message('error', refusalText(frame.t, flash.code, flash.detail));
     if (flash.kind === 'secret')
       return html`${message('success', frame.t.t(flash.key, flash.params))}${shownOnce(frame, 'shown-once', frame.t.t(flash.label), flash.value)}`;
     return html``;
