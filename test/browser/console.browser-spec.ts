@@ -13,6 +13,7 @@ import { ServedContract } from '#contract/served-contract.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
+import { ALL_WEEK } from '../factories/booking-fixture.js';
 import { REPO_ROOT } from '../utils/child-process.js';
 import { launchChromium } from '../utils/chromium.js';
 import { ContractResponseValidator } from '../utils/contract-response-validator.js';
@@ -696,6 +697,106 @@ describe('the owner console in Chromium', () => {
       }
     },
   );
+
+  it('follows a delivery with what was sent and answered, filters the deliveries, sends again from them and from the event log, in both languages, none repeated by Reload or Back', async () => {
+    const { url: receiverUrl, received, close } = await startReceiver();
+    try {
+      const business = await seed({
+        plan: 'SOLO',
+        services: [{ ref: 'cut', name: 'Cut', durationMin: 30, priceCents: 2000 }],
+        staff: [{ ref: 'ana', name: 'Ana', workingHours: ALL_WEEK }],
+        clients: [{ ref: 'joao', name: 'João', phone: '+351912000001', email: 'joao@example.com', consent: true }],
+      });
+      const { context, page } = await visitor('en');
+      await signInWithLink(page, await linkFor(business.slug, business.ownerEmail!));
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByLabel('Address (https)').fill(receiverUrl);
+      await page.getByRole('checkbox', { name: 'appointment.created' }).check();
+      await page.getByRole('button', { name: 'Register endpoint' }).click();
+      await page.getByLabel('Its signing secret').waitFor();
+
+      const booked = await fetch(`${baseUrl}/v1/api/appointments`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${business.keys.owner.key}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': randomUUID(),
+        },
+        body: JSON.stringify({
+          staffId: business.staff.ana,
+          serviceId: business.services.cut,
+          startAt: '2036-07-01T10:00:00Z',
+          client: { id: business.clients.joao },
+        }),
+      });
+      expect(booked.status).toBe(201);
+      await eventually(() => Promise.resolve(received.some((n) => n.type === 'appointment.created') || null), 30_000, 'the booking notice');
+
+      // One row for the notice and the endpoint, delivered; filtered away by another outcome.
+      await page.getByRole('link', { name: 'Deliveries', exact: true }).click();
+      const deliveriesUrl = page.url();
+      await eventually(async () => {
+        await page.goto(deliveriesUrl);
+        return (await page.locator('td .outcome.delivered').count()) > 0 || null;
+      }, 30_000);
+      await inspect(page, 'deliveries', 'deliveries-en');
+      await page.getByLabel('Outcome').selectOption('failed');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByText('None yet.').waitFor();
+      await page.goto(deliveriesUrl);
+
+      // Its page: what was sent (the signature among the headers, the body) and what came back.
+      await page
+        .getByRole('link', { name: /appointment\.created/ })
+        .first()
+        .click();
+      expect(await page.getByLabel('Headers sent').textContent()).toMatch(/webhook-signature: v1,/);
+      expect(await page.getByLabel('Body sent').textContent()).toContain('"type":"appointment.created"');
+      await page.getByText('Status 200; the first 1 KB of its body:').waitFor();
+      expect(await page.getByLabel('Body of the answer (first 1 KB)').textContent()).toBe('ok');
+      await inspect(page, 'a delivery', 'delivery-en');
+
+      // Sent again, once: Reload and Back send nothing more.
+      const before = received.length;
+      await page.getByRole('button', { name: 'Send again to this endpoint' }).click();
+      await page.getByText('The notice was queued to be sent again.').waitFor();
+      await eventually(() => Promise.resolve(received.length === before + 1 || null), 30_000, 'the notice sent again');
+      await reloadAndBackChangeNothing(page, business, { received });
+
+      // The event log: listed, sent again to the subscribed endpoint, once.
+      await page.getByRole('link', { name: 'Events', exact: true }).click();
+      await page.getByText('1 delivered, 0 on their way, 0 failed').waitFor();
+      await inspect(page, 'events', 'events-en');
+      const again = received.length;
+      await page
+        .getByRole('button', { name: /^Send again/ })
+        .first()
+        .click();
+      await page.getByText('The event was queued to be sent again to 1 endpoint(s).').waitFor();
+      await eventually(() => Promise.resolve(received.length === again + 1 || null), 30_000, 'the event sent again');
+      await reloadAndBackChangeNothing(page, business, { received });
+      await context.close();
+
+      // The same pages in Portuguese.
+      const pt = await visitor('pt-PT');
+      await signInWithLink(pt.page, await linkFor(business.slug, business.ownerEmail!));
+      await pt.page.getByRole('link', { name: 'Entregas', exact: true }).click();
+      expect(await pt.page.locator('html').getAttribute('lang')).toBe('pt-PT');
+      expect(await pt.page.locator('td .outcome.delivered').first().textContent()).toBe('entregue');
+      await inspect(pt.page, 'deliveries (pt-PT)', 'deliveries-pt-PT');
+      await pt.page
+        .getByRole('link', { name: /appointment\.created/ })
+        .first()
+        .click();
+      await pt.page.getByLabel('Cabeçalhos enviados').last().waitFor();
+      await inspect(pt.page, 'a delivery (pt-PT)', 'delivery-pt-PT');
+      await pt.page.getByRole('link', { name: 'Eventos', exact: true }).click();
+      await inspect(pt.page, 'events (pt-PT)', 'events-pt-PT');
+      await pt.context.close();
+    } finally {
+      await close();
+    }
+  });
 
   it('lets a member of several businesses pick the one to manage after signing in', async () => {
     const email = `many-${randomUUID().slice(0, 8)}@example.com`;
