@@ -1,39 +1,112 @@
 // The checks of `npm run contract:compat` that Optic's breaking-change rules leave out (docs/design-record.md#d13):
 // a 1.2.0 response may gain no field and no enum value (its schemas are closed, and partners'
 // generated clients are strict), the notices of `webhooks:` (which Optic does not diff) may not
-// change at all, and no string of a 1.2.0 request body may gain or change a pattern (Optic lets
-// that narrowing through) but for the rules of ALLOWED_NARROWINGS. The rest of request bodies and
-// parameters is left to Optic, which allows what D13 allows (relaxing a rule) and refuses what it
-// refuses (a new required field, a removed parameter).
+// change at all, and no request of an earlier version may be narrowed in any way (a bound, a
+// format, a pattern, an enum value, a required property or parameter, a closed object, a type:
+// contract-compat-requests.mjs finds them, Optic missing most) but for the exceptions listed here.
+import { requestNarrowings } from './contract-compat-requests.mjs';
 
 /**
- * The request rules 1.3.0 narrows on purpose, each with its reason: the only allowed exceptions
- * to "a 1.2.0 request accepted then is accepted now" (docs/design-record.md#hardening).
+ * The request rules a version narrows on purpose: the only exceptions to "a request an earlier
+ * version accepted is accepted now" (docs/design-record.md#d13). Each names the version that
+ * narrows, where (the JSON pointers, in that version's document, of the schemas that narrow: every
+ * operation using one is covered, and nothing else), what narrowed (`keyword` and its new value
+ * `to`) and why. Any other narrowing fails the gate; an entry no narrowing uses fails its test.
  */
 export const ALLOWED_NARROWINGS = [
   {
-    pattern: '^[^\\x00-\\x1F\\x7F]*$',
+    version: '1.3.0',
+    at: [
+      '#/components/schemas/CreateClientRequest/properties/name',
+      '#/components/schemas/CreateClientRequest/properties/guardianName',
+      '#/components/schemas/NewClientForAppointment/properties/name',
+    ],
+    keyword: 'pattern',
+    to: '^[^\\x00-\\x1F\\x7F]*$',
     reason:
-      'Single-line text (names, descriptions) refuses control characters: a lone CR in a name reached the SUMMARY and ' +
-      'CN lines of calendar invitations and the headers of e-mails, where it starts a new line of its own.',
+      'Single-line text (names) refuses control characters: a lone CR in a name reached the SUMMARY and CN lines of ' +
+      'calendar invitations and the headers of e-mails, where it starts a new line of its own (docs/design-record.md#hardening).',
   },
   {
-    pattern: '^[^\\x00-\\x08\\x0B-\\x1F\\x7F]*$',
+    version: '1.3.0',
+    at: ['#/components/schemas/CancelAppointmentRequest/properties/reason'],
+    keyword: 'pattern',
+    to: '^[^\\x00-\\x08\\x0B-\\x1F\\x7F]*$',
     reason: 'Multi-line text (a cancellation reason) keeps line feeds and tabs only, for the same reason.',
+  },
+  {
+    version: '1.4.0',
+    at: ['#/components/parameters/Cursor/schema'],
+    keyword: 'minLength',
+    to: 1,
+    reason:
+      'Stated in 1.4.0, refused before too: an empty cursor was never one this service issued, so it answered 400 ' +
+      'CURSOR_INVALID and still does (docs/design-record.md#d23, "The document tells the whole truth").',
+  },
+  {
+    version: '1.4.0',
+    at: ['#/components/schemas/WebhookUrl'],
+    keyword: 'format',
+    to: 'uri',
+    reason:
+      'Stated in 1.4.0, refused before too: a webhook address that is not an absolute URI was refused with 400 ' +
+      'WEBHOOK_URL_REFUSED and is now 400 VALIDATION_FAILED naming /url (docs/design-record.md#d23).',
   },
 ];
 
 /**
- * Request patterns a later version relaxes: each `after` accepts every string `before` accepted, so
- * a request accepted then is accepted now (docs/design-record.md#d23).
+ * Request rules a later version relaxes in a way the check cannot prove (a pattern that accepts
+ * more): each `to` accepts every string `from` accepted, so a request accepted then is accepted
+ * now. Matched like ALLOWED_NARROWINGS, and on `from` too.
  */
 export const ALLOWED_RELAXATIONS = [
   {
-    before: '^\\+[0-9][0-9 ().-]{5,30}$',
-    after: '^\\+?[0-9][0-9 ().-]{5,30}$',
-    reason: "1.4.0: a client phone may be written in the business's national form (the leading + is optional).",
+    version: '1.4.0',
+    at: [
+      '#/components/schemas/CreateClientRequest/properties/phone',
+      '#/components/schemas/NewClientForAppointment/properties/phone',
+      '#/components/parameters/ClientPhoneFilter/schema',
+    ],
+    keyword: 'pattern',
+    from: '^\\+[0-9][0-9 ().-]{5,30}$',
+    to: '^\\+?[0-9][0-9 ().-]{5,30}$',
+    reason: "A client phone may be written in the business's national form: the leading + is optional (docs/design-record.md#d23).",
   },
 ];
+
+/** Where a narrowing is: the operation, the parameter or body, and the JSON pointer inside it. */
+export const narrowingLocation = (narrowing) => `${narrowing.operation} ${narrowing.part}${narrowing.path ? ` ${narrowing.path}` : ''}`;
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The listed exception that allows `narrowing`, made by `version`, if any. */
+function exceptionFor(narrowing, version) {
+  return [...ALLOWED_NARROWINGS, ...ALLOWED_RELAXATIONS].find(
+    (entry) =>
+      entry.version === version &&
+      entry.at.includes(narrowing.at) &&
+      entry.keyword === narrowing.keyword &&
+      same(entry.to, narrowing.to) &&
+      (!('from' in entry) || same(entry.from, narrowing.from)),
+  );
+}
+
+/**
+ * Every narrowing of a request of `frozen` by `current`, split into those a listed exception
+ * allows (with it) and the refused ones, each refusal a line naming the version pair, the
+ * operation, the parameter or body and JSON pointer, what narrowed and where the document says so.
+ */
+export function requestCompatibility(frozen, current) {
+  const pair = `${frozen.info?.version ?? 'earlier'} → ${current.info?.version ?? 'later'}`;
+  const allowed = [];
+  const refused = [];
+  for (const narrowing of requestNarrowings(frozen, current)) {
+    const exception = exceptionFor(narrowing, current.info?.version);
+    if (exception) allowed.push({ narrowing, exception });
+    else refused.push(`${pair} ${narrowingLocation(narrowing)}: ${narrowing.what}${narrowing.at ? ` (${narrowing.at})` : ''}`);
+  }
+  return { allowed, refused };
+}
 
 /** Keywords that describe a schema without constraining it: changing them breaks nobody. */
 const PROSE = new Set(['description', 'summary', 'title', 'example', 'examples', '$comment', 'externalDocs', 'deprecated']);
@@ -137,12 +210,7 @@ export function compatibilityProblems(frozen, current, { responses = true } = {}
       }
     }
   }
-  for (const [name, before] of operations(frozen)) {
-    const after = now.get(name);
-    const then = structural(frozen, before.requestBody)?.content?.['application/json']?.schema;
-    const later = after && structural(current, after.requestBody)?.content?.['application/json']?.schema;
-    if (then && later) problems.push(...narrowedPatterns(then, later).map((d) => `${name} request body${d}`));
-  }
+  problems.push(...requestCompatibility(frozen, current).refused);
   const laterWebhooks = current.webhooks ?? {};
   for (const [type, item] of Object.entries(frozen.webhooks ?? {})) {
     const later = laterWebhooks[type];
@@ -158,29 +226,4 @@ export function compatibilityProblems(frozen, current, { responses = true } = {}
     );
   }
   return problems;
-}
-
-/**
- * Strings of a request that gained or changed a pattern, other than to an allowed one, walking the
- * two schemas side by side through properties, items and the branches of anyOf / oneOf / allOf.
- */
-export function narrowedPatterns(before, after, path = '') {
-  if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return [];
-  const found = [];
-  if (
-    after.pattern !== undefined &&
-    after.pattern !== before.pattern &&
-    !ALLOWED_NARROWINGS.some((rule) => rule.pattern === after.pattern) &&
-    !ALLOWED_RELAXATIONS.some((rule) => rule.before === before.pattern && rule.after === after.pattern)
-  ) {
-    found.push(`${path}/pattern: ${before.pattern === undefined ? 'added' : 'changed'} (${after.pattern})`);
-  }
-  for (const [name, schema] of Object.entries(after.properties ?? {})) {
-    found.push(...narrowedPatterns(before.properties?.[name], schema, `${path}/properties/${name}`));
-  }
-  if (after.items) found.push(...narrowedPatterns(before.items, after.items, `${path}/items`));
-  for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
-    (after[keyword] ?? []).forEach((branch, i) => found.push(...narrowedPatterns(before[keyword]?.[i], branch, `${path}/${keyword}/${i}`)));
-  }
-  return found;
 }

@@ -6,11 +6,13 @@
 //    accepts OpenAPI 3.1's `jsonSchemaDialect`; telemetry is off, so it runs offline. optic.compat.yml
 //    leaves GET /me (x-scope-list-grows) to part 2, which lets its scope list, and nothing else, grow.
 // 2. contract-compat-rules.mjs: what D13 forbids beyond those rules (a new field or enum value in a
-//    1.2.0 response, any change to a 1.2.0 notice).
+//    1.2.0 response, any change to a 1.2.0 notice) and every narrowing of a request (a lower maximum
+//    or maxLength, a higher minimum, a new format, pattern or required property, a lost enum value,
+//    a closed object, a narrower type, a newly required parameter) but the exceptions it lists.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { compatibilityProblems } from './contract-compat-rules.mjs';
+import { compatibilityProblems, narrowingLocation, requestCompatibility } from './contract-compat-rules.mjs';
 
 /**
  * The pairs checked when no paths are given: 1.3.0 against 1.2.0 in full (D13), and 1.4.0 against
@@ -37,13 +39,19 @@ for (const { frozenPath, currentPath, responses } of pairs) {
   );
   if (optic.error) throw optic.error;
 
-  const problems = compatibilityProblems(read(frozenPath), read(currentPath), { responses });
+  const [frozen, current] = [read(frozenPath), read(currentPath)];
+  const problems = compatibilityProblems(frozen, current, { responses });
+  const allowed = requestCompatibility(frozen, current).allowed;
   console.log(
     responses
       ? `\nResponses, notices and request rules of ${frozenPath} kept by ${currentPath}:`
       : `\nRequest rules of ${frozenPath} kept by ${currentPath} (its answers are shaped per pinned version):`,
   );
   if (problems.length === 0) console.log('  nothing removed or narrowed.');
+  for (const { narrowing, exception } of allowed) {
+    const kind = 'from' in exception ? 'relaxed' : 'narrowed on purpose';
+    console.log(`  ${kind} in ${exception.version} (listed): ${narrowingLocation(narrowing)}: ${narrowing.what}`);
+  }
   for (const problem of problems) console.log(`  ✖ ${problem}`);
 
   if (optic.status !== 0 || problems.length > 0) {
