@@ -74,26 +74,24 @@ function resolve(document, node, at, seen = new Set()) {
   if (node === false) return { schema: { not: {} }, at };
   if (!node || typeof node !== 'object') return { schema: {}, at };
   let schema = node;
-  let where = at;
   if (typeof node.$ref === 'string' && !seen.has(node.$ref)) {
     const { $ref, ...siblings } = node;
     const target = resolve(document, atPointer(document, $ref), $ref, new Set([...seen, $ref]));
     const constraints = Object.keys(siblings).filter((key) => !ANNOTATIONS.has(key) && !key.startsWith('x-'));
     if (constraints.length === 0) return target;
     schema = { ...siblings, allOf: [target.schema, ...(siblings.allOf ?? [])] };
-    where = at;
   }
-  if (!Array.isArray(schema.allOf)) return { schema, at: where };
+  if (!Array.isArray(schema.allOf)) return { schema, at };
   const { allOf, ...own } = schema;
   let folded = own;
   const left = [];
   for (const member of allOf) {
-    const resolved = resolve(document, member, where, seen).schema;
+    const resolved = resolve(document, member, at, seen).schema;
     const merged = fold(folded, resolved);
     if (merged) folded = merged;
     else left.push(resolved);
   }
-  return { schema: left.length > 0 ? { ...folded, allOf: left } : folded, at: where };
+  return { schema: left.length > 0 ? { ...folded, allOf: left } : folded, at };
 }
 
 /** Two schemas' conjunction as one schema, or undefined when a constraint of theirs cannot be combined. */
