@@ -90,7 +90,7 @@ function lookupQuery(contact: ClientContact): { phone?: string; email?: string }
 type ApiResult<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /**
- * The Business Scheduling API 1.3.0, one typed method per operation of the contract, grouped by
+ * The Business Scheduling API (the contract version CONTRACT_VERSION), one typed method per operation, grouped by
  * resource (the table OPERATION_METHODS in operation-methods.ts names the method of each
  * operationId). Problems are thrown as SchedulingApiError; writes carry an Idempotency-Key; reads and
  * keyed writes are retried on 429, 5xx and lost answers (retry-policy.ts).
