@@ -1,8 +1,8 @@
 /**
  * A partner's server talking to the Business Scheduling API through the partner SDK (libs/sdk,
- * the package `@scheduling/sdk`): every method, parameter, body and answer typed by the 1.3.0
- * contract, problems thrown as SchedulingApiError with their code, writes sent with an
- * Idempotency-Key and retried safely. In your own project install the packed SDK (README, "The
+ * the package `@scheduling/sdk`): every method, parameter, body and answer typed by the contract
+ * it was generated from, problems thrown as SchedulingApiError with their code, writes sent with
+ * an Idempotency-Key and retried safely. In your own project install the packed SDK (README, "The
  * partner SDK") and import from '@scheduling/sdk' instead of '#sdk/index.js'. Try it against
  * `npm start`:
  *

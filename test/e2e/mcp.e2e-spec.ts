@@ -156,6 +156,17 @@ describe('the MCP server', () => {
     });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/^CLIENT_EXISTS: /);
+    // The refusal names the existing client, so the agent can book it without a lookup.
+    expect(text(refused)).toContain(
+      `The existing client's id is ${business.clients.joao}: book it with client: { id: "${business.clients.joao}" }.`,
+    );
+    const rebooked = await call('book_appointment', {
+      serviceId: business.services.cut,
+      startAt: '2035-07-10T10:00:00Z',
+      client: { id: business.clients.joao },
+    });
+    expect(rebooked.isError).toBeFalsy();
+    expect((rebooked.structuredContent as { client: { id: string } }).client.id).toBe(business.clients.joao);
 
     const found = await call('find_client', { phone: typed });
     expect((found.structuredContent as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([business.clients.joao]);

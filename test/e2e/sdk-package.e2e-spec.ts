@@ -24,6 +24,7 @@ const CONSUMER = `import {
   verifyNotice,
   type Schemas,
   type SchedulingNotice,
+  type ResponseHeaders,
 } from '@scheduling/sdk';
 
 const sdk = new SchedulingClient({ baseUrl: 'https://api.example', apiKey: 'rk_test_x', maxRetries: 2, userAgent: 'consumer/1' });
@@ -59,6 +60,22 @@ export function onNotice(body: string, headers: Record<string, string>): Schedul
 }
 
 export const isApiError = (error: unknown): boolean => error instanceof SchedulingApiError;
+
+export async function bookOrReuse(serviceId: string, startAt: string, phone: string): Promise<string | null> {
+  try {
+    const { data, headers }: { data: Schemas['Appointment']; headers: ResponseHeaders } = await sdk.appointments
+      .create({ serviceId, startAt, client: { name: 'Ana', phone } })
+      .withResponse();
+    const replayed: boolean = headers.idempotentReplayed;
+    console.log(data.id, replayed, headers.apiVersion, headers.rateLimit?.remaining);
+    return headers.location;
+  } catch (error) {
+    if (isSchedulingApiError(error, 'CLIENT_EXISTS') && error.clientId !== null) {
+      return (await sdk.appointments.create({ serviceId, startAt, client: { id: error.clientId } })).id;
+    }
+    throw error;
+  }
+}
 `;
 
 // Wrong on purpose: the SDK's types must refuse it (a startAt that is a number, a missing reason).

@@ -52,7 +52,7 @@ beforeAll(async () => {
       { ref: 'rui', name: 'Rui Alves', workingHours: ALL_WEEK },
     ],
     clients: [{ ref: 'joao', name: 'João Silva', phone: `+35191${JOAO_DIGITS}`, email: null }],
-    keys: ['flow', 'limit', 'lost', 'walk'].map((ref) => ({ ref, member: 'owner', name: ref, scopes: [...SCOPES] })),
+    keys: ['flow', 'limit', 'lost', 'walk', 'headers'].map((ref) => ({ ref, member: 'owner', name: ref, scopes: [...SCOPES] })),
   });
 });
 
@@ -295,5 +295,58 @@ describe('clients.find (docs/design-record.md#d21)', () => {
     expect((empty as SchedulingApiError).errors.map((error) => error.path)).toEqual(
       expect.arrayContaining(['/query/phone', '/query/email']),
     );
+  });
+});
+
+describe('an answer’s headers through withResponse()', () => {
+  it('gives a booking’s Location, Idempotent-Replayed on its replay, Api-Version and the key’s RateLimit', async () => {
+    const sdk = sdkFor(business.keys.headers.key);
+    const body = {
+      serviceId: business.services.cut,
+      staffId: business.staff.ana,
+      startAt: '2035-06-25T10:00:00Z',
+      client: { id: business.clients.joao },
+    };
+    const idempotencyKey = globalThis.crypto.randomUUID();
+
+    const first = await sdk.appointments.create(body, { idempotencyKey }).withResponse();
+    expect(first.status).toBe(201);
+    expect(first.data.status).toBe('CONFIRMED');
+    expect(first.headers).toMatchObject({
+      location: `/v1/api/appointments/${first.data.id}`,
+      idempotentReplayed: false,
+      apiVersion: '1.4.0',
+      requestId: expect.any(String),
+      rateLimit: { limit: 120, remaining: expect.any(Number), resetSeconds: expect.any(Number), policy: '120;w=60' },
+    });
+    expect(first.headers.rateLimit!.remaining).toBeLessThan(120);
+
+    // The same write again, with its key: the stored answer, said to be one, booking nothing more.
+    const replay = await sdk.appointments.create(body, { idempotencyKey }).withResponse();
+    expect(replay).toMatchObject({
+      status: 201,
+      data: first.data,
+      headers: { location: first.headers.location, idempotentReplayed: true },
+    });
+    expect(replay.headers.rateLimit!.remaining).toBeLessThan(first.headers.rateLimit!.remaining);
+
+    // Awaited as before, the same call gives the data alone.
+    expect(await sdk.appointments.get(first.data.id)).toEqual(first.data);
+    const read = await sdk.appointments.get(first.data.id).withResponse();
+    expect(read.headers).toMatchObject({ location: null, idempotentReplayed: false, apiVersion: '1.4.0' });
+  });
+
+  it('carries the existing client’s id on CLIENT_EXISTS, and booking that client with it succeeds', async () => {
+    const sdk = sdkFor(business.keys.headers.key);
+    const startAt = '2035-06-25T11:00:00Z';
+    const refused = await sdk.appointments
+      .create({ serviceId: business.services.cut, startAt, client: { name: 'João Again', phone: `+351 91 ${JOAO_DIGITS}` } })
+      .catch((error: unknown) => error);
+    expect(isSchedulingApiError(refused, 'CLIENT_EXISTS')).toBe(true);
+    const { clientId } = refused as SchedulingApiError<'CLIENT_EXISTS'>;
+    expect(clientId).toBe(business.clients.joao);
+
+    const booked = await sdk.appointments.create({ serviceId: business.services.cut, startAt, client: { id: clientId! } });
+    expect(booked.client.id).toBe(business.clients.joao);
   });
 });

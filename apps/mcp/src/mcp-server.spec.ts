@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadContract } from '#contract/openapi-document.js';
-import type { SchedulingClient } from '#sdk/index.js';
+import { SchedulingApiError, type SchedulingClient } from '#sdk/index.js';
 import { ContractSchemas } from './contract-schemas.js';
 import { createMcpServer } from './mcp-server.js';
 
@@ -147,6 +147,29 @@ describe('the MCP server', () => {
     const bad = await call('list_appointments', { from: 'monday', cursor: '', status: 'DONE' });
     expect(text(bad)).toContain('\n- from: must match format "date-time"');
     expect(text(bad)).toContain('\n- cursor: must NOT have fewer than 1 characters');
+    await close();
+  });
+
+  it('names the existing client’s id when a booking is refused with CLIENT_EXISTS, so the agent can book that client', async () => {
+    const { api, call, close } = await connect();
+    const existing = '01944b91-2a3b-7c4d-8e5f-6a7b8c9d0e1f';
+    const problem = {
+      status: 409,
+      code: 'CLIENT_EXISTS',
+      title: 'Client exists',
+      detail: 'A client with this phone exists.',
+      requestId: 'req-1',
+    } as const;
+    api.appointments.create.mockRejectedValueOnce(new SchedulingApiError({ ...problem, clientId: existing }));
+    const booking = { serviceId: ID, startAt: '2035-07-02T10:00:00Z', client: { name: 'João', phone: '+351912345678' } };
+    const refused = await call('book_appointment', booking);
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toBe(
+      `CLIENT_EXISTS: A client with this phone exists.\nThe existing client's id is ${existing}: book it with client: { id: "${existing}" }.\n(request req-1)`,
+    );
+    // A key without clients.read gets no id: the text does not invent one.
+    api.appointments.create.mockRejectedValueOnce(new SchedulingApiError(problem));
+    expect(text(await call('book_appointment', booking))).toBe('CLIENT_EXISTS: A client with this phone exists.\n(request req-1)');
     await close();
   });
 });

@@ -54,7 +54,10 @@ function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** An API problem names its code first ("SLOT_TAKEN: …"), then the fields at fault, so an agent can act on it. */
+/**
+ * An API problem names its code first ("SLOT_TAKEN: …"), then the fields at fault, or for
+ * CLIENT_EXISTS the existing client's id, so an agent can act on it (book that client).
+ */
 export function describeFailure(error: unknown): string {
   if (isSchedulingApiError(error)) {
     // The detail often names the one field already; list the others.
@@ -62,7 +65,10 @@ export function describeFailure(error: unknown): string {
       .filter((field) => !error.detail.includes(`${field.path}: ${field.message}`))
       .map((field) => `\n- ${field.path}: ${field.message}`)
       .join('');
-    return `${error.code}: ${error.detail}${fields}${error.requestId ? `\n(request ${error.requestId})` : ''}`;
+    const existing = error.clientId
+      ? `\nThe existing client's id is ${error.clientId}: book it with client: { id: "${error.clientId}" }.`
+      : '';
+    return `${error.code}: ${error.detail}${fields}${existing}${error.requestId ? `\n(request ${error.requestId})` : ''}`;
   }
   if (error instanceof ToolInputError) return `INVALID_INPUT: ${error.message}`;
   return `API_UNREACHABLE: ${error instanceof Error ? error.message : String(error)}`;

@@ -40,5 +40,15 @@ describe('SchedulingApiError narrowing', () => {
     expect(parsed).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', requestId: 'body', retryAfter: 3 });
     expect(parsed.errors).toEqual([{ path: '/query/phone', message: 'is not a valid phone number' }]);
     expect(parsed.message).toBe('400 VALIDATION_FAILED: bad');
+    expect(parsed.clientId).toBeNull();
+  });
+
+  it('keeps the existing client’s id of a CLIENT_EXISTS problem', () => {
+    const problem = { title: 'Client exists', status: 409, code: 'CLIENT_EXISTS', detail: 'A client with this phone exists.' };
+    const clientId = '01944b91-2a3b-7c4d-8e5f-6a7b8c9d0e1f';
+    const withId = SchedulingApiError.fromResponse(new Response(null, { status: 409 }), { ...problem, clientId });
+    expect(withId).toMatchObject({ code: 'CLIENT_EXISTS', clientId });
+    // A key without clients.read gets the problem without it.
+    expect(SchedulingApiError.fromResponse(new Response(null, { status: 409 }), problem).clientId).toBeNull();
   });
 });

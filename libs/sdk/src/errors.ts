@@ -23,6 +23,11 @@ export class SchedulingApiError<C extends ProblemCode | 'UNEXPECTED_RESPONSE' = 
   readonly errors: ProblemFieldError[];
   /** Seconds the API asked to wait before trying again (429, IDEMPOTENCY_IN_PROGRESS), when it said. */
   readonly retryAfter: number | null;
+  /**
+   * CLIENT_EXISTS only (since 1.4.0): the id of the client that already has the phone or e-mail, to
+   * book it with `client: { id }`; null on other codes, and when the key lacks `clients.read`.
+   */
+  readonly clientId: string | null;
 
   constructor(fields: {
     status: number;
@@ -33,6 +38,7 @@ export class SchedulingApiError<C extends ProblemCode | 'UNEXPECTED_RESPONSE' = 
     requestId?: string | null;
     errors?: ProblemFieldError[];
     retryAfter?: number | null;
+    clientId?: string | null;
   }) {
     super(`${fields.status} ${fields.code}: ${fields.detail}`);
     this.status = fields.status;
@@ -43,6 +49,7 @@ export class SchedulingApiError<C extends ProblemCode | 'UNEXPECTED_RESPONSE' = 
     this.requestId = fields.requestId ?? null;
     this.errors = fields.errors ?? [];
     this.retryAfter = fields.retryAfter ?? null;
+    this.clientId = fields.clientId ?? null;
   }
 
   /** Narrows the error to one code (or one of several). */
@@ -65,6 +72,7 @@ export class SchedulingApiError<C extends ProblemCode | 'UNEXPECTED_RESPONSE' = 
         requestId: body.requestId ?? requestIdHeader,
         errors: Array.isArray(body.errors) ? body.errors : [],
         retryAfter,
+        clientId: typeof body.clientId === 'string' ? body.clientId : null,
       });
     }
     return new SchedulingApiError({
@@ -100,6 +108,7 @@ interface ProblemBody {
   code: ProblemCode;
   detail: string;
   requestId?: string;
+  clientId?: unknown;
   errors?: ProblemFieldError[];
 }
 

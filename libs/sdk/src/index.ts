@@ -12,6 +12,9 @@ export type {
   ClientContact,
 } from './scheduling-client.js';
 export type { SyncOptions, SyncResult } from './sync.js';
+export { ApiPromise } from './api-promise.js';
+export type { WithResponse } from './api-promise.js';
+export type { ResponseHeaders, RateLimit } from './response-headers.js';
 export { SchedulingApiError, isSchedulingApiError, isProblemCode } from './errors.js';
 export type { ProblemCode, ProblemFieldError } from './errors.js';
 export { verifyNotice, NoticeVerificationError } from './notices.js';

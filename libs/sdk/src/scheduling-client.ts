@@ -1,8 +1,10 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { ApiPromise } from './api-promise.js';
 import { SchedulingApiError } from './errors.js';
 import { CONTRACT_VERSION } from './generated/contract.js';
 import type { components, operations, paths } from './generated/openapi.js';
 import { walkPages, type ListPage } from './pages.js';
+import { readResponseHeaders } from './response-headers.js';
 import { retryingFetch } from './retrying-fetch.js';
 import { DEFAULT_RETRY_POLICY, type AttemptOutcome, type RetryPolicy } from './retry-policy.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
@@ -90,10 +92,12 @@ function lookupQuery(contact: ClientContact): { phone?: string; email?: string }
 type ApiResult<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /**
- * The Business Scheduling API 1.3.0, one typed method per operation of the contract, grouped by
+ * The Business Scheduling API (the contract version CONTRACT_VERSION), one typed method per operation, grouped by
  * resource (the table OPERATION_METHODS in operation-methods.ts names the method of each
  * operationId). Problems are thrown as SchedulingApiError; writes carry an Idempotency-Key; reads and
- * keyed writes are retried on 429, 5xx and lost answers (retry-policy.ts).
+ * keyed writes are retried on 429, 5xx and lost answers (retry-policy.ts). A method that sends one
+ * request returns an ApiPromise: `await` it for the data, or `.withResponse()` for the data with the
+ * answer's status and headers.
  */
 export class SchedulingClient {
   private readonly http: Client<paths>;
@@ -128,7 +132,7 @@ export class SchedulingClient {
   }
 
   /** GET /me: the key, its scopes and its business. */
-  me(options: CallOptions = {}): Promise<Schemas['Me']> {
+  me(options: CallOptions = {}): ApiPromise<Schemas['Me']> {
     return this.run(this.http.GET('/me', { signal: options.signal }));
   }
 
@@ -143,19 +147,19 @@ export class SchedulingClient {
      */
     sync: (options: SyncOptions<Schemas['Appointment']>): Promise<SyncResult> =>
       syncChanges((query, signal) => this.appointments.listPage(query, { signal }), options),
-    listPage: (query: QueryOf<'listAppointments'>, options: CallOptions = {}): Promise<Schemas['AppointmentList']> =>
+    listPage: (query: QueryOf<'listAppointments'>, options: CallOptions = {}): ApiPromise<Schemas['AppointmentList']> =>
       this.run(this.http.GET('/appointments', { params: { query }, signal: options.signal })),
-    get: (id: string, options: CallOptions = {}): Promise<Schemas['Appointment']> =>
+    get: (id: string, options: CallOptions = {}): ApiPromise<Schemas['Appointment']> =>
       this.run(this.http.GET('/appointments/{id}', { params: { path: { id } }, signal: options.signal })),
     /** Books (POST /appointments): an existing client (`client: { id }`) or a new one; without `staffId`, any staff member (D16). */
-    create: (body: BodyOf<'createAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+    create: (body: BodyOf<'createAppointment'>, options: WriteOptions = {}): ApiPromise<Schemas['Appointment']> =>
       this.run(this.http.POST('/appointments', { params: { header: this.idempotency(options) }, body, signal: options.signal })),
     /**
      * Replaces the appointment's metadata (PATCH /appointments/{id}, since 1.4.0): `{ metadata }` as a
      * whole, `{}` clears it. The server makes the Idempotency-Key optional here; the SDK sends one
      * (yours, or a fresh one) so that a retried call is replayed, as every write of the SDK.
      */
-    update: (id: string, body: BodyOf<'updateAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+    update: (id: string, body: BodyOf<'updateAppointment'>, options: WriteOptions = {}): ApiPromise<Schemas['Appointment']> =>
       this.run(
         this.http.PATCH('/appointments/{id}', {
           params: { path: { id }, header: this.idempotency(options) },
@@ -163,7 +167,7 @@ export class SchedulingClient {
           signal: options.signal,
         }),
       ),
-    reschedule: (id: string, body: BodyOf<'rescheduleAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+    reschedule: (id: string, body: BodyOf<'rescheduleAppointment'>, options: WriteOptions = {}): ApiPromise<Schemas['Appointment']> =>
       this.run(
         this.http.POST('/appointments/{id}/reschedule', {
           params: { path: { id }, header: this.idempotency(options) },
@@ -171,7 +175,7 @@ export class SchedulingClient {
           signal: options.signal,
         }),
       ),
-    cancel: (id: string, body: BodyOf<'cancelAppointment'>, options: WriteOptions = {}): Promise<Schemas['Appointment']> =>
+    cancel: (id: string, body: BodyOf<'cancelAppointment'>, options: WriteOptions = {}): ApiPromise<Schemas['Appointment']> =>
       this.run(
         this.http.POST('/appointments/{id}/cancel', {
           params: { path: { id }, header: this.idempotency(options) },
@@ -191,7 +195,7 @@ export class SchedulingClient {
      */
     sync: (options: SyncOptions<Schemas['Client']>): Promise<SyncResult> =>
       syncChanges((query, signal) => this.clients.listPage(query, { signal }), options),
-    listPage: (query: QueryOf<'listClients'> = {}, options: CallOptions = {}): Promise<Schemas['ClientList']> =>
+    listPage: (query: QueryOf<'listClients'> = {}, options: CallOptions = {}): ApiPromise<Schemas['ClientList']> =>
       this.run(this.http.GET('/clients', { params: { query }, signal: options.signal })),
     /**
      * The client with this phone (any format) or e-mail (any case), or with both when both are
@@ -202,31 +206,31 @@ export class SchedulingClient {
       const page = await this.clients.listPage({ ...lookupQuery(contact), limit: 1 }, options);
       return page.data[0] ?? null;
     },
-    get: (id: string, options: CallOptions = {}): Promise<Schemas['Client']> =>
+    get: (id: string, options: CallOptions = {}): ApiPromise<Schemas['Client']> =>
       this.run(this.http.GET('/clients/{id}', { params: { path: { id } }, signal: options.signal })),
-    create: (body: BodyOf<'createClient'>, options: WriteOptions = {}): Promise<Schemas['Client']> =>
+    create: (body: BodyOf<'createClient'>, options: WriteOptions = {}): ApiPromise<Schemas['Client']> =>
       this.run(this.http.POST('/clients', { params: { header: this.idempotency(options) }, body, signal: options.signal })),
   };
 
   readonly services = {
     /** Every service (the list is one page). */
     list: (options: CallOptions = {}) => walkPages(() => this.services.listPage(options)),
-    listPage: (options: CallOptions = {}): Promise<Schemas['ServiceList']> =>
+    listPage: (options: CallOptions = {}): ApiPromise<Schemas['ServiceList']> =>
       this.run(this.http.GET('/services', { signal: options.signal })),
   };
 
   readonly staff = {
     list: (query: WalkQuery<'listStaff'> = {}, options: CallOptions = {}) =>
       walkPages((cursor) => this.staff.listPage({ ...query, cursor }, options)),
-    listPage: (query: QueryOf<'listStaff'> = {}, options: CallOptions = {}): Promise<Schemas['StaffList']> =>
+    listPage: (query: QueryOf<'listStaff'> = {}, options: CallOptions = {}): ApiPromise<Schemas['StaffList']> =>
       this.run(this.http.GET('/staff', { params: { query }, signal: options.signal })),
-    get: (id: string, options: CallOptions = {}): Promise<Schemas['StaffMember']> =>
+    get: (id: string, options: CallOptions = {}): ApiPromise<Schemas['StaffMember']> =>
       this.run(this.http.GET('/staff/{id}', { params: { path: { id } }, signal: options.signal })),
   };
 
   readonly availability = {
     /** The free starts of a service in [from, to) (D15), for one member or any. */
-    get: (query: QueryOf<'getAvailability'>, options: CallOptions = {}): Promise<Schemas['Availability']> =>
+    get: (query: QueryOf<'getAvailability'>, options: CallOptions = {}): ApiPromise<Schemas['Availability']> =>
       this.run(this.http.GET('/availability', { params: { query }, signal: options.signal })),
   };
 
@@ -239,9 +243,9 @@ export class SchedulingClient {
      */
     sync: (options: SyncOptions<Schemas['Payment']>): Promise<SyncResult> =>
       syncChanges((query, signal) => this.payments.listPage(query, { signal }), options),
-    listPage: (query: QueryOf<'listPayments'> = {}, options: CallOptions = {}): Promise<Schemas['PaymentList']> =>
+    listPage: (query: QueryOf<'listPayments'> = {}, options: CallOptions = {}): ApiPromise<Schemas['PaymentList']> =>
       this.run(this.http.GET('/payments', { params: { query }, signal: options.signal })),
-    get: (id: string, options: CallOptions = {}): Promise<Schemas['Payment']> =>
+    get: (id: string, options: CallOptions = {}): ApiPromise<Schemas['Payment']> =>
       this.run(this.http.GET('/payments/{id}', { params: { path: { id } }, signal: options.signal })),
   };
 
@@ -254,35 +258,34 @@ export class SchedulingClient {
      */
     sync: (options: SyncOptions<Schemas['Sale']>): Promise<SyncResult> =>
       syncChanges((query, signal) => this.sales.listPage(query, { signal }), options),
-    listPage: (query: QueryOf<'listSales'> = {}, options: CallOptions = {}): Promise<Schemas['SaleList']> =>
+    listPage: (query: QueryOf<'listSales'> = {}, options: CallOptions = {}): ApiPromise<Schemas['SaleList']> =>
       this.run(this.http.GET('/sales', { params: { query }, signal: options.signal })),
-    get: (id: string, options: CallOptions = {}): Promise<Schemas['Sale']> =>
+    get: (id: string, options: CallOptions = {}): ApiPromise<Schemas['Sale']> =>
       this.run(this.http.GET('/sales/{id}', { params: { path: { id } }, signal: options.signal })),
   };
 
   readonly webhookEndpoints = {
     /** Every endpoint (the list is one page). */
     list: (options: CallOptions = {}) => walkPages(() => this.webhookEndpoints.listPage(options)),
-    listPage: (options: CallOptions = {}): Promise<Schemas['WebhookEndpointList']> =>
+    listPage: (options: CallOptions = {}): ApiPromise<Schemas['WebhookEndpointList']> =>
       this.run(this.http.GET('/webhook-endpoints', { signal: options.signal })),
     /** Registers an endpoint; the answer carries its secret, the only time but for rotations. */
-    create: (body: BodyOf<'createWebhookEndpoint'>, options: WriteOptions = {}): Promise<Schemas['CreatedWebhookEndpoint']> =>
+    create: (body: BodyOf<'createWebhookEndpoint'>, options: WriteOptions = {}): ApiPromise<Schemas['CreatedWebhookEndpoint']> =>
       this.run(this.http.POST('/webhook-endpoints', { params: { header: this.idempotency(options) }, body, signal: options.signal })),
-    get: (id: string, options: CallOptions = {}): Promise<Schemas['WebhookEndpoint']> =>
+    get: (id: string, options: CallOptions = {}): ApiPromise<Schemas['WebhookEndpoint']> =>
       this.run(this.http.GET('/webhook-endpoints/{id}', { params: { path: { id } }, signal: options.signal })),
-    update: (id: string, body: BodyOf<'updateWebhookEndpoint'>, options: CallOptions = {}): Promise<Schemas['WebhookEndpoint']> =>
+    update: (id: string, body: BodyOf<'updateWebhookEndpoint'>, options: CallOptions = {}): ApiPromise<Schemas['WebhookEndpoint']> =>
       this.run(this.http.PATCH('/webhook-endpoints/{id}', { params: { path: { id } }, body, signal: options.signal })),
-    delete: async (id: string, options: CallOptions = {}): Promise<void> => {
-      await this.run(this.http.DELETE('/webhook-endpoints/{id}', { params: { path: { id } }, signal: options.signal }));
-    },
-    rotateSecret: (id: string, options: WriteOptions = {}): Promise<Schemas['CreatedWebhookEndpoint']> =>
+    delete: (id: string, options: CallOptions = {}): ApiPromise<void> =>
+      this.run<void>(this.http.DELETE('/webhook-endpoints/{id}', { params: { path: { id } }, signal: options.signal })),
+    rotateSecret: (id: string, options: WriteOptions = {}): ApiPromise<Schemas['CreatedWebhookEndpoint']> =>
       this.run(
         this.http.POST('/webhook-endpoints/{id}/rotate-secret', {
           params: { path: { id }, header: this.idempotency(options) },
           signal: options.signal,
         }),
       ),
-    test: (id: string, options: WriteOptions = {}): Promise<Schemas['WebhookTestResult']> =>
+    test: (id: string, options: WriteOptions = {}): ApiPromise<Schemas['WebhookTestResult']> =>
       this.run(
         this.http.POST('/webhook-endpoints/{id}/test', {
           params: { path: { id }, header: this.idempotency(options) },
@@ -296,7 +299,7 @@ export class SchedulingClient {
       id: string,
       query: QueryOf<'listWebhookDeliveries'> = {},
       options: CallOptions = {},
-    ): Promise<Schemas['WebhookDeliveryList']> =>
+    ): ApiPromise<Schemas['WebhookDeliveryList']> =>
       this.run(this.http.GET('/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query }, signal: options.signal })),
   };
 
@@ -304,12 +307,12 @@ export class SchedulingClient {
     /** Every event of the last 30 days, newest first (all pages). */
     list: (query: WalkQuery<'listEvents'> = {}, options: CallOptions = {}) =>
       walkPages((cursor) => this.events.listPage({ ...query, cursor }, options)),
-    listPage: (query: QueryOf<'listEvents'> = {}, options: CallOptions = {}): Promise<Schemas['EventList']> =>
+    listPage: (query: QueryOf<'listEvents'> = {}, options: CallOptions = {}): ApiPromise<Schemas['EventList']> =>
       this.run(this.http.GET('/events', { params: { query }, signal: options.signal })),
-    get: (id: string, options: CallOptions = {}): Promise<Schemas['Event']> =>
+    get: (id: string, options: CallOptions = {}): ApiPromise<Schemas['Event']> =>
       this.run(this.http.GET('/events/{id}', { params: { path: { id } }, signal: options.signal })),
     /** Sends the event again, with the same webhook-id, to one endpoint or to every subscribed one. */
-    redeliver: (id: string, body: BodyOf<'redeliverEvent'> = {}, options: WriteOptions = {}): Promise<Schemas['Redelivery']> =>
+    redeliver: (id: string, body: BodyOf<'redeliverEvent'> = {}, options: WriteOptions = {}): ApiPromise<Schemas['Redelivery']> =>
       this.run(
         this.http.POST('/events/{id}/redeliver', {
           params: { path: { id }, header: this.idempotency(options) },
@@ -323,11 +326,14 @@ export class SchedulingClient {
     return { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() };
   }
 
-  /** The data of a success, or the problem thrown as a SchedulingApiError. */
-  private async run<T>(call: ApiResult<T>): Promise<T> {
-    const { data, error, response } = await call;
-    if (!response.ok) throw SchedulingApiError.fromResponse(response, error);
-    return data as T;
+  /** The data of a success (with its headers, through withResponse()), or the problem thrown as a SchedulingApiError. */
+  private run<T>(call: ApiResult<T>): ApiPromise<T> {
+    return new ApiPromise(
+      call.then(({ data, error, response }) => {
+        if (!response.ok) throw SchedulingApiError.fromResponse(response, error);
+        return { data: data as T, status: response.status, headers: readResponseHeaders(response.headers) };
+      }),
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { request } from 'undici';
 import { AppConfig } from '#config/app-config.js';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { refuseInsideTransaction } from '#database/database.js';
 import { resolveDeliveryTarget, withoutResolvedAddress } from '../endpoints/delivery-target.js';
 import { PinnedDispatchers } from '../endpoints/pinned-dispatchers.js';
@@ -59,7 +60,8 @@ export interface SendResult {
   responseExcerpt: string | null;
 }
 
-const USER_AGENT = 'business-scheduling-notices/1.3.0';
+/** The sender names the service's current version, whatever version a notice is shaped for. */
+const USER_AGENT = `business-scheduling-notices/${CURRENT_API_VERSION}`;
 /** How much of a failed answer is kept in the attempt's error, for whoever investigates it. */
 const ERROR_EXCERPT_CHARS = 200;
 
