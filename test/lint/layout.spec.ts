@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,8 +21,20 @@ function layoutRows(): LayoutRow[] {
   return [...section.matchAll(/^\| `([^`]+)` +\| (.*) \|$/gm)].map(([, path, says]) => ({ path: path.replace(/\/$/, ''), says }));
 }
 
+/** Whether git ignores the path (what a run leaves, such as test/artifacts/): not part of the layout. */
+function ignored(path: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', path], { cwd: ROOT });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const folders = (path: string): string[] =>
-  readdirSync(join(ROOT, path)).filter((name) => statSync(join(ROOT, path, name)).isDirectory() && !name.startsWith('.'));
+  readdirSync(join(ROOT, path)).filter(
+    (name) => statSync(join(ROOT, path, name)).isDirectory() && !name.startsWith('.') && !ignored(`${path}/${name}/`),
+  );
 
 describe("the design record's Layout table", () => {
   const rows = layoutRows();
