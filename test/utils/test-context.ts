@@ -4,9 +4,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AdminModule } from '#admin/admin.module.js';
 import type { AppConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
+import { ServedContractModule } from '#contract/served-contract.module.js';
 import { Database } from '#database/database.js';
 import { DatabaseModule } from '#database/database.module.js';
 import { WorkerModule } from '#worker/worker.module.js';
+import { enableExtensions } from '#extensions/index.js';
 import { testConfig } from './test-config.js';
 
 export interface TestContextOptions {
@@ -75,7 +77,12 @@ function rootModule(options: TestContextOptions, config: AppConfig): DynamicModu
       ? [AdminModule.forRoot(config)]
       : options.app === 'worker'
         ? [WorkerModule.forRoot(config)]
-        : [ConfigModule.forRoot(config), DatabaseModule.forRoot('scheduling-test', 0)];
+        : // As an application wires them: its configuration, its database and its served contract.
+          [
+            ConfigModule.forRoot(config),
+            DatabaseModule.forRoot('scheduling-test', 0),
+            ServedContractModule.forRoot(enableExtensions(config.EXTENSIONS)),
+          ];
   @Module({})
   class TestContextModule {}
   return { module: TestContextModule, imports: [...application, ...(options.imports ?? [])] };
