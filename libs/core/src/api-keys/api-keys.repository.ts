@@ -34,6 +34,11 @@ export interface ApiKeyLookup {
    * time, so a cached row stops working at its expiry too.
    */
   expiresAt: Date | null;
+  /**
+   * The partner app the owner approved, when the credential is an OAuth grant rather than a key
+   * (docs/design-record.md#d30); absent for a key.
+   */
+  app?: { clientId: string; name: string };
 }
 
 interface ApiKeyLookupRow {
