@@ -27,6 +27,7 @@ import { JobsModule } from '#jobs/jobs.module.js';
 import { ApiVersionGuard } from './auth/api-version.guard.js';
 import { VersionShapingInterceptor } from '#http/version-shaping.interceptor.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { OAuthModule } from '#core/oauth/oauth.module.js';
 import { PlanGuard } from './auth/plan.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { ScopeGuard } from './auth/scope.guard.js';
@@ -83,6 +84,7 @@ export class ApiModule {
         RedisModule,
         BusinessesModule,
         ApiKeysModule,
+        OAuthModule,
         ServicesModule,
         ClientsModule,
         IdempotencyModule,

@@ -16,6 +16,7 @@ import { API_PREFIX } from './http/api-prefix.js';
 import { defaultApiVersionHeader } from '#http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
 import { CONSOLE_ROUTES } from './console/console-controller.decorator.js';
+import { mountOAuthServer } from './oauth/oauth-server-routes.js';
 import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 
 export { API_PREFIX };
@@ -50,6 +51,9 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   if (QUEUE_DASHBOARD_TOKEN) {
     app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE));
   }
+  // The OAuth server's routes and metadata come before the API's (docs/design-record.md#d30); its
+  // sign-in and consent are console pages, so it is served with the console.
+  if (app.get(AppConfig).CONSOLE) mountOAuthServer(app);
   // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself,
   // and the owner's console (docs/design-record.md#d29).
   app.setGlobalPrefix(API_PREFIX, {

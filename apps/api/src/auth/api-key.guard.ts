@@ -1,6 +1,9 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { isWellFormedApiKey } from '#core/api-keys/api-key-format.js';
+import type { AuthenticatedKey } from '#core/api-keys/authenticated-key.js';
 import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
+import { AccessTokenCallers } from '#core/oauth/access-token-callers.js';
 import { DomainError } from '#core/errors/domain-error.js';
 import { FailedAuthenticationLimiter } from '#core/rate-limit/failed-authentication-limiter.js';
 import type { RateLimitDecision } from '#core/rate-limit/rate-limit.types.js';
@@ -8,45 +11,73 @@ import { setRequestTenant } from '#database/request-tenant.js';
 import type { ApiRequest } from '#http/api-request.js';
 import { clientAddress } from '../http/client-address.js';
 import { headerOccurrences } from '#http/header-occurrences.js';
+import { inProcessCallerOf } from '#http/in-process-caller.js';
+import { ACCESS_TOKEN_PREFIX } from '#core/oauth/oauth-server-options.js';
+import { oauthTokenHash } from '#core/oauth/oauth-token-hash.js';
 import { isPublicRoute } from './is-public-route.js';
 
-const INVALID = 'Send a valid API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".';
+const INVALID =
+  'Send a valid API key as "Authorization: Bearer <key>" or "X-API-Key: <key>", or an OAuth access token for this API as "Authorization: Bearer <token>".';
 
-/** First gate (docs/design-record.md#d2): who is calling. Missing, malformed, unknown and revoked keys look the same. */
+/**
+ * First gate (docs/design-record.md#d2): who is calling. Missing, malformed, unknown and revoked keys
+ * look the same. An OAuth access token (docs/design-record.md#d30) is taken in the key's place: its
+ * grant is a credential like a key, and every later gate treats it as one. So is the caller the
+ * remote MCP server attached to its in-process request, which it authenticated itself.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
     private readonly failures: FailedAuthenticationLimiter,
+    private readonly accessTokens: AccessTokenCallers,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
+    const inProcess = inProcessCallerOf(req);
+    if (inProcess) return this.admit(req, inProcess);
     const key = presentedKey(req);
     // Only a key the cache cannot answer costs a database lookup. Once the client's network has
     // used up its failures, only a key that authenticated recently is looked up: a flood is refused
     // before it costs the database, and a partner behind the same address or proxy is still served
     // (docs/design-record.md#d24). The address is worked out only when it is needed.
-    const authenticated = key
-      ? await this.keys.authenticate(key, {
-          beforeDatabase: async (keyHash) => {
-            const admitted = await this.failures.admitsLookup(clientAddress(req), keyHash);
-            if (!admitted.allowed) this.refuseFlood(admitted);
-          },
-          afterDatabase: (keyHash, valid) => this.failures.recordLookup(keyHash, valid),
-        })
-      : null;
+    const authenticated = !key
+      ? null
+      : !isWellFormedApiKey(key) && key.startsWith(ACCESS_TOKEN_PREFIX)
+        ? await this.tokenCaller(req, key)
+        : await this.keys.authenticate(key, {
+            beforeDatabase: async (keyHash) => {
+              const admitted = await this.failures.admitsLookup(clientAddress(req), keyHash);
+              if (!admitted.allowed) this.refuseFlood(admitted);
+            },
+            afterDatabase: (keyHash, valid) => this.failures.recordLookup(keyHash, valid),
+          });
     if (!authenticated) {
       const recorded = await this.failures.recordFailure(clientAddress(req));
       if (!recorded.allowed) this.refuseFlood(recorded);
       throw new DomainError('API_KEY_INVALID', INVALID);
     }
-    req.apiKey = authenticated;
+    return this.admit(req, authenticated);
+  }
+
+  /** An access token's grant, under the same flood rule as a key (the token's hash stands for it). */
+  private async tokenCaller(req: ApiRequest, token: string): Promise<AuthenticatedKey | null> {
+    const tokenHash = `oauth:${oauthTokenHash(token)}`;
+    const admitted = await this.failures.admitsLookup(clientAddress(req), tokenHash);
+    if (!admitted.allowed) this.refuseFlood(admitted);
+    const caller = await this.accessTokens.callerOf(token, 'rest');
+    await this.failures.recordLookup(tokenHash, caller !== null);
+    return caller;
+  }
+
+  private admit(req: ApiRequest, caller: AuthenticatedKey): true {
+    req.apiKey = caller;
     // From here on the request's statements draw on its business's share of the pool; the lookup
     // above was no tenant's (docs/design-record.md#pool-share-per-business).
-    setRequestTenant(authenticated.tenantId);
+    setRequestTenant(caller.tenantId);
     return true;
   }
 

@@ -8,6 +8,6 @@ import { ApiKeysService } from './api-keys.service.js';
 @Module({
   imports: [BusinessesModule, ClockModule, SandboxModule],
   providers: [ApiKeysRepository, ApiKeysService],
-  exports: [ApiKeysService],
+  exports: [ApiKeysService, ApiKeysRepository],
 })
 export class ApiKeysModule {}

@@ -1,5 +1,6 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { betterAuth } from 'better-auth';
+import { oauthProvider, type OAuthOptions, type Scope as OAuthScope } from '@better-auth/oauth-provider';
 import { magicLink } from 'better-auth/plugins';
 import type pg from 'pg';
 
@@ -51,15 +52,19 @@ export interface IssuedLink {
 /**
  * Better Auth, configured as the console uses it (docs/design-record.md#d26): its magic-link
  * plugin makes, stores (hashed) and spends the one-time sign-in tokens, and its session management
- * the sessions and their signed cookie. Only its server API (`auth.api`) is called; no Better Auth
- * route is mounted. Its user is the e-mail identity; which businesses that e-mail may manage is
+ * the sessions and their signed cookie. Only its server API (`auth.api`) is called, but for the OAuth
+ * provider's own routes (docs/design-record.md#d30), which the API mounts. Its user is the e-mail identity; which businesses that e-mail may manage is
  * the members table's to say, asked on every request. Its own rate limit is off: the console
  * limits link requests with the project's shared limiter.
  *
  * `onIssued` receives each new link's token: the caller, not Better Auth, decides where it goes
  * (an e-mail, or the admin command line's output).
  */
-export function createConsoleAuth(settings: ConsoleAuthSettings, onIssued: (link: IssuedLink, requestId: string) => void) {
+export function createConsoleAuth(
+  settings: ConsoleAuthSettings,
+  onIssued: (link: IssuedLink, requestId: string) => void,
+  oauth: OAuthOptions<OAuthScope[]>,
+) {
   const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' };
   return betterAuth({
     appName: 'Scheduling console',
@@ -108,6 +113,9 @@ export function createConsoleAuth(settings: ConsoleAuthSettings, onIssued: (link
         storeToken: 'hashed',
         sendMagicLink: ({ email, token, metadata }) => onIssued({ email, token }, String(metadata?.requestId)),
       }),
+      // The OAuth 2.1 server of docs/design-record.md#d30, on the same sessions: the owner who
+      // consents is the console's signed-in member.
+      oauthProvider(oauth),
     ],
   });
 }

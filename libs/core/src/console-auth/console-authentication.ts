@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { oauthProviderAuthServerMetadata } from '@better-auth/oauth-provider';
+import { toNodeHandler } from 'better-auth/node';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { AppConfig } from '#config/app-config.js';
 import {
@@ -11,6 +14,9 @@ import {
   type IssuedLink,
 } from './console-auth.js';
 import { consoleOrigin, consoleIsSecure } from './console-origin.js';
+import { dnsLookup } from '../notices/endpoints/host-lookup.js';
+import { clientMetadataDocuments } from '../oauth/client-metadata-documents.js';
+import { oauthServerOptions } from '../oauth/oauth-server-options.js';
 import { ConsoleSignInAudit, type SignInRefusal } from './console-sign-in-audit.service.js';
 import { ConsoleSignInsRepository } from './console-sign-ins.repository.js';
 
@@ -49,6 +55,20 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
     this.auth = createConsoleAuth(
       { pool: this.pool, secretSource: config.API_KEY_PEPPER, origin: consoleOrigin(config), secure: consoleIsSecure(config) },
       (link, requestId) => this.issued.set(requestId, link),
+      oauthServerOptions({
+        origin: consoleOrigin(config),
+        clientMetadataDocuments: (options) => {
+          const lookup = dnsLookup(config.WEBHOOK_DNS_SERVERS);
+          return clientMetadataDocuments(
+            {
+              allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
+              ports: config.WEBHOOK_PORTS,
+              resolve: (host, timeoutMs) => lookup(host, AbortSignal.timeout(timeoutMs)),
+            },
+            options,
+          );
+        },
+      }),
     );
   }
 
@@ -124,6 +144,37 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
       if (isBetterAuthRefusal(error)) return [];
       throw error;
     }
+  }
+
+  /**
+   * The OAuth provider's own routes (authorize, token, register, revoke) as a Node handler: the API
+   * mounts it for those paths only (docs/design-record.md#d30).
+   */
+  oauthRoutes(): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+    return toNodeHandler(this.auth);
+  }
+
+  /** The RFC 8414 metadata document (with RFC 9207's `iss` support), as a fetch handler. */
+  authorizationServerMetadata(): (request: Request) => Promise<Response> {
+    return oauthProviderAuthServerMetadata(this.auth);
+  }
+
+  /**
+   * The owner's answer on the consent page, for the signed authorization request `oauthQuery`
+   * (what Better Auth sent the browser to the page with): where the browser goes next, the app's
+   * redirect URI with a code, or with access_denied. `scopes` are the approved ones (a subset of
+   * those asked); the grant chosen is the caller's to set (consent-choice.ts).
+   */
+  async answerConsent(headers: Headers, oauthQuery: string, answer: { accept: boolean; scopes?: string[] }): Promise<string> {
+    const json = new Headers(headers);
+    json.set('accept', 'application/json');
+    const result = (await this.auth.api.oauth2Consent({
+      headers: json,
+      body: { accept: answer.accept, oauth_query: oauthQuery, ...(answer.scopes ? { scope: answer.scopes.join(' ') } : {}) },
+    })) as { url?: string; redirect_uri?: string };
+    const url = result.url ?? result.redirect_uri;
+    if (!url) throw new Error('the OAuth provider answered the consent without a redirect');
+    return url;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -3,15 +3,19 @@ import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { BusinessEntity } from './business.entity.js';
 import { MemberEntity } from './member.entity.js';
 
-/** Where a key was made: `admin key create` (and fixtures, and `npm start`) or the owner's console. */
-export type ApiKeyOrigin = 'admin' | 'console';
+/**
+ * Where a credential was made: `admin key create` (and fixtures, and `npm start`), the owner's
+ * console, or an owner's consent to an OAuth app (a grant, docs/design-record.md#d30).
+ */
+export type ApiKeyOrigin = 'admin' | 'console' | 'oauth';
 
 @Entity({ name: 'api_keys' })
 @Index('api_keys_hash_key', ['keyHash'], { unique: true })
 @Index('api_keys_business_prefix_idx', ['businessId', 'prefix'])
+@Index('api_keys_oauth_client_idx', ['oauthClientId'], { where: 'oauth_client_id IS NOT NULL' })
 // The published versions (API_VERSIONS); publishing another takes a migration that replaces the check.
-@Check('api_keys_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0')`)
-@Check('api_keys_origin_check', `origin IN ('admin', 'console')`)
+@Check('api_keys_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0', '1.5.0')`)
+@Check('api_keys_origin_check', `origin IN ('admin', 'console', 'oauth')`)
 export class ApiKeyEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -61,6 +65,13 @@ export class ApiKeyEntity {
   /** Where the key was made: the console's keys count against its hourly limit (docs/design-record.md#d28). */
   @Column({ type: 'text', default: 'admin' })
   origin: ApiKeyOrigin;
+
+  /**
+   * For a grant (origin `oauth`): the client id of the app the owner approved. Its key_hash is then
+   * no key's HMAC, so no key can ever authenticate as it; only its access tokens do.
+   */
+  @Column({ name: 'oauth_client_id', type: 'text', nullable: true })
+  oauthClientId: string | null;
 
   @ManyToOne(() => BusinessEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'business_id' })
