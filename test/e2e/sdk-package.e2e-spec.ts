@@ -72,7 +72,7 @@ export function connected(saved: OAuthTokens, save: (tokens: OAuthTokens) => Pro
     clientAuthentication: 'client_secret_post',
     refreshToken: saved.refreshToken,
     accessToken: saved.accessToken,
-    expiresAt: saved.expiresAt ?? undefined,
+    expiresAt: saved.expiresAt,
     onTokens: save,
   });
   return new SchedulingClient({ baseUrl: 'https://api.example', auth });

@@ -161,11 +161,17 @@ describe('OAuthTokenSource', () => {
     expect(persisted.map((tokens) => tokens.refreshToken)).toEqual(['rt_1', 'rt_2']);
   });
 
-  it('takes expiresAt as milliseconds too, and leaves out resource when none is given (the grant keeps its own)', async () => {
+  it('takes expiresAt as milliseconds or null too, and leaves out resource when none is given (the grant keeps its own)', async () => {
     const server = fakeAuthorizationServer();
     const { source } = sourceFor(server, { accessToken: 'at_0', expiresAt: START + 30_000 });
     await expect(source.getAccessToken()).resolves.toBe('at_1');
     expect(server.tokenRequests[0].form).not.toHaveProperty('resource');
+
+    // An expiry nobody knows (null, as OAuthTokens may carry it): used until the API refuses it.
+    const unknown = sourceFor(server, { refreshToken: 'rt_1', accessToken: 'at_kept', expiresAt: null }).source;
+    server.advance(10 * LIFETIME_S * 1000);
+    await expect(unknown.getAccessToken()).resolves.toBe('at_kept');
+    expect(server.tokenRequests).toHaveLength(1);
   });
 
   it('shares one refresh among 10 parallel callers: one request, one rotation, one onTokens', async () => {

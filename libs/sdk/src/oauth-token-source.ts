@@ -51,8 +51,11 @@ export interface OAuthTokenSourceOptions {
   refreshToken: string;
   /** The latest access token, if the app still has one; without it the first call refreshes. */
   accessToken?: string;
-  /** When `accessToken` expires (a Date or ms since the epoch); without it, it is used until the API refuses it. */
-  expiresAt?: Date | number;
+  /**
+   * When `accessToken` expires (a Date or ms since the epoch, or the `expiresAt` of OAuthTokens);
+   * without it (or null), the access token is used until the API refuses it.
+   */
+  expiresAt?: Date | number | null;
   /** The `resource` to ask tokens for (e.g. `https://api.example/v1/api`); without it, the grant's own. */
   resource?: string;
   /**
@@ -156,7 +159,7 @@ export class OAuthTokenSource implements AccessTokenSource {
     this.#refreshToken = options.refreshToken;
     this.#accessToken = options.accessToken || null;
     const expiresAt = options.expiresAt instanceof Date ? options.expiresAt.getTime() : options.expiresAt;
-    this.#refreshAt = expiresAt === undefined ? Infinity : expiresAt - REFRESH_MARGIN_MS;
+    this.#refreshAt = expiresAt === undefined || expiresAt === null ? Infinity : expiresAt - REFRESH_MARGIN_MS;
   }
 
   /**
