@@ -25,6 +25,9 @@ const CONSUMER = `import {
   type Schemas,
   type SchedulingNotice,
   type ResponseHeaders,
+  OAuthTokenSource,
+  OAuthGrantEndedError,
+  type OAuthTokens,
 } from '@scheduling/sdk';
 
 const sdk = new SchedulingClient({ baseUrl: 'https://api.example', apiKey: 'rk_test_x', maxRetries: 2, userAgent: 'consumer/1' });
@@ -61,6 +64,22 @@ export function onNotice(body: string, headers: Record<string, string>): Schedul
 
 export const isApiError = (error: unknown): boolean => error instanceof SchedulingApiError;
 
+export function connected(saved: OAuthTokens, save: (tokens: OAuthTokens) => Promise<void>): SchedulingClient {
+  const auth = new OAuthTokenSource({
+    baseUrl: 'https://api.example',
+    clientId: 'app_1',
+    clientSecret: 'secret',
+    clientAuthentication: 'client_secret_post',
+    refreshToken: saved.refreshToken,
+    accessToken: saved.accessToken,
+    expiresAt: saved.expiresAt,
+    onTokens: save,
+  });
+  return new SchedulingClient({ baseUrl: 'https://api.example', auth });
+}
+
+export const mustReconnect = (error: unknown): boolean => error instanceof OAuthGrantEndedError && error.error === 'invalid_grant';
+
 export async function bookOrReuse(serviceId: string, startAt: string, phone: string): Promise<string | null> {
   try {
     const { data, headers }: { data: Schemas['Appointment']; headers: ResponseHeaders } = await sdk.appointments
@@ -79,10 +98,11 @@ export async function bookOrReuse(serviceId: string, startAt: string, phone: str
 `;
 
 // Wrong on purpose: the SDK's types must refuse it (a startAt that is a number, a missing reason).
-const WRONG = `import { SchedulingClient } from '@scheduling/sdk';
+const WRONG = `import { SchedulingClient, OAuthTokenSource } from '@scheduling/sdk';
 const sdk = new SchedulingClient({ baseUrl: 'https://api.example', apiKey: 'k' });
 await sdk.appointments.create({ serviceId: 's', startAt: 1, client: { id: 'c' } });
 await sdk.appointments.cancel('a', {});
+new SchedulingClient({ baseUrl: 'https://api.example', apiKey: 'k', auth: new OAuthTokenSource({ baseUrl: 'https://api.example', clientId: 'c', refreshToken: 'r' }) });
 `;
 
 beforeAll(async () => {
@@ -139,6 +159,8 @@ describe('the packed SDK (@scheduling/sdk)', () => {
     const { stdout } = failed;
     expect(stdout).toMatch(/wrong\.ts\(3,49\): error TS2322: Type 'number' is not assignable to type 'string'/);
     expect(stdout).toMatch(/wrong\.ts\(4,\d+\).*reason/s);
+    // An API key and an OAuth grant at once.
+    expect(stdout).toMatch(/wrong\.ts\(5,\d+\): error/);
   });
 
   it('loads as an ES module at run time', async () => {

@@ -66,7 +66,7 @@ afterEach(() => {
   expect(violations).toEqual([]);
 });
 
-function sdkFor(key: string, options: Partial<SchedulingClientOptions> = {}): SchedulingClient {
+function sdkFor(key: string, options: Omit<Partial<SchedulingClientOptions>, 'apiKey' | 'auth'> = {}): SchedulingClient {
   return new SchedulingClient({ baseUrl: server.origin, apiKey: key, fetch: contractCheckedFetch(violations), ...options });
 }
 

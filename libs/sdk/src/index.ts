@@ -12,6 +12,8 @@ export type {
   ClientContact,
 } from './scheduling-client.js';
 export type { SyncOptions, SyncResult } from './sync.js';
+export { OAuthTokenSource, OAuthTokenError, OAuthGrantEndedError } from './oauth-token-source.js';
+export type { OAuthTokenSourceOptions, OAuthTokens, AccessTokenSource } from './oauth-token-source.js';
 export { ApiPromise } from './api-promise.js';
 export type { WithResponse } from './api-promise.js';
 export type { ResponseHeaders, RateLimit } from './response-headers.js';

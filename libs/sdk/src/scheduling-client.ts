@@ -4,8 +4,9 @@ import { SchedulingApiError } from './errors.js';
 import { CONTRACT_VERSION } from './generated/contract.js';
 import type { components, operations, paths } from './generated/openapi.js';
 import { walkPages, type ListPage } from './pages.js';
+import type { AccessTokenSource } from './oauth-token-source.js';
 import { readResponseHeaders } from './response-headers.js';
-import { retryingFetch } from './retrying-fetch.js';
+import { retryingFetch, type BearerCredential } from './retrying-fetch.js';
 import { DEFAULT_RETRY_POLICY, type AttemptOutcome, type RetryPolicy } from './retry-policy.js';
 import { sleep as realSleep, type Sleep } from './sleep.js';
 import { syncChanges, type SyncOptions, type SyncResult } from './sync.js';
@@ -19,11 +20,10 @@ export type BodyOf<Op extends keyof operations> =
 /** A list query without its cursor: the walk sets it. */
 export type WalkQuery<Op extends keyof operations> = Omit<QueryOf<Op>, 'cursor'>;
 
-export interface SchedulingClientOptions {
+/** The options of every SchedulingClient, whatever its credential. */
+interface SchedulingClientSettings {
   /** The service's address, e.g. `https://api.example`; `/v1/api` is added unless the address ends with it. */
   baseUrl: string;
-  /** A live (`rk_live_…`) or test (`rk_test_…`) key; sent as `Authorization: Bearer`. */
-  apiKey: string;
   /** The fetch to send requests with (default: the global fetch). */
   fetch?: (request: Request) => Promise<Response>;
   /** Retries after the first attempt (default 3; 0 never retries). */
@@ -36,9 +36,27 @@ export interface SchedulingClientOptions {
   sleep?: Sleep;
   /** The jitter's random source, in [0, 1) (default Math.random). */
   random?: () => number;
-  /** Told of every wait before a retry. */
+  /** Told of every wait before a retry (its `request` carries no Authorization header). */
   onRetry?: (wait: { attempt: number; delayMs: number; outcome: AttemptOutcome; request: Request }) => void;
 }
+
+/** A SchedulingClient's options: its address and settings, and exactly one credential, `apiKey` or `auth`. */
+export type SchedulingClientOptions = SchedulingClientSettings &
+  (
+    | {
+        /** A live (`rk_live_…`) or test (`rk_test_…`) key; sent as `Authorization: Bearer`. */
+        apiKey: string;
+        auth?: undefined;
+      }
+    | {
+        /**
+         * An OAuth grant (an OAuthTokenSource): each attempt sends its current access token as
+         * `Authorization: Bearer`; a 401 refreshes it once and sends the request once more.
+         */
+        auth: AccessTokenSource;
+        apiKey?: undefined;
+      }
+  );
 
 /** Options of one call. */
 export interface CallOptions {
@@ -89,6 +107,29 @@ function lookupQuery(contact: ClientContact): { phone?: string; email?: string }
   return query;
 }
 
+/**
+ * The client's one credential. Both or neither is a mistake said at once, in words, including for
+ * callers without types; the API key is then a source that never changes.
+ */
+function credentialOf(options: SchedulingClientOptions): BearerCredential {
+  const given = options as { apiKey?: unknown; auth?: unknown };
+  const hasKey = given.apiKey !== undefined && given.apiKey !== null && given.apiKey !== '';
+  const hasAuth = given.auth !== undefined && given.auth !== null;
+  if (hasKey && hasAuth) throw new Error('SchedulingClient takes one credential: an apiKey or auth (an OAuthTokenSource), not both');
+  if (hasAuth) {
+    const auth = given.auth as Partial<AccessTokenSource>;
+    if (typeof auth.getAccessToken !== 'function' || typeof auth.invalidate !== 'function') {
+      throw new TypeError('SchedulingClient: auth must be an OAuthTokenSource (with getAccessToken and invalidate)');
+    }
+    return auth as AccessTokenSource;
+  }
+  if (typeof given.apiKey !== 'string' || given.apiKey === '') {
+    throw new Error('SchedulingClient needs a credential: an apiKey, or auth (an OAuthTokenSource)');
+  }
+  const apiKey = given.apiKey;
+  return { getAccessToken: () => Promise.resolve(apiKey) };
+}
+
 type ApiResult<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /**
@@ -103,7 +144,7 @@ export class SchedulingClient {
   private readonly http: Client<paths>;
 
   constructor(options: SchedulingClientOptions) {
-    if (!options.apiKey) throw new Error('SchedulingClient needs an apiKey');
+    const credential = credentialOf(options);
     const policy: RetryPolicy = {
       maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
       baseDelayMs: options.retryDelays?.baseMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
@@ -114,7 +155,6 @@ export class SchedulingClient {
     this.http = createClient<paths>({
       baseUrl: apiBaseUrl(options.baseUrl),
       headers: {
-        Authorization: `Bearer ${options.apiKey}`,
         'User-Agent': options.userAgent ? `${options.userAgent} ${SDK_AGENT}` : SDK_AGENT,
         // The SDK's types are the shapes of the version it was generated from: it asks for that
         // version whatever its key is pinned to (docs/design-record.md#d22).
@@ -122,6 +162,7 @@ export class SchedulingClient {
       },
       fetch: retryingFetch({
         fetch: baseFetch,
+        credential,
         policy,
         sleep: options.sleep ?? realSleep,
         random: options.random ?? Math.random,
