@@ -20,6 +20,9 @@ import { ConsoleSessionGuard } from './console-session.guard.js';
 import { ContractInput } from './contract-input.js';
 import { ConsoleAssetsController } from './controllers/assets.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { ConnectionsController } from './controllers/connections.controller.js';
+import { OAuthConsentController } from './controllers/oauth-consent.controller.js';
+import { OAuthModule } from '#core/oauth/oauth.module.js';
 import { DeliveriesController } from './controllers/deliveries.controller.js';
 import { EventsController } from './controllers/events.controller.js';
 import { KeysController } from './controllers/keys.controller.js';
@@ -36,6 +39,8 @@ const PAGES = [
   DeliveriesController,
   EventsController,
   TestModeController,
+  ConnectionsController,
+  OAuthConsentController,
   AuditController,
 ];
 
@@ -54,6 +59,7 @@ const PAGES = [
     WebhooksModule,
     EventsModule,
     SandboxModule,
+    OAuthModule,
   ],
   controllers: [ConsoleAssetsController, ...PAGES],
   providers: [

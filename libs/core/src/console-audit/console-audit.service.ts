@@ -19,6 +19,8 @@ export const CONSOLE_ACTIONS = [
   'webhook.redeliver',
   'sandbox.create',
   'sandbox.reset',
+  'oauth.connect',
+  'oauth.revoke',
 ] as const;
 export type ConsoleAction = (typeof CONSOLE_ACTIONS)[number];
 

@@ -1,8 +1,10 @@
 import { createHash, hkdfSync } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { oauthProvider, type OAuthOptions, type Scope as OAuthScope } from '@better-auth/oauth-provider';
+import { createAuthMiddleware } from 'better-auth/api';
 import { magicLink } from 'better-auth/plugins';
 import type pg from 'pg';
+import { withApplicationTypeDefault } from '../oauth/registration-defaults.js';
 
 /** How long an e-mailed sign-in link can be used (once). */
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
@@ -106,6 +108,11 @@ export function createConsoleAuth(
           attributes: { secure: settings.secure, httpOnly: true, sameSite: 'lax', path: '/' },
         },
       },
+    },
+    hooks: {
+      before: createAuthMiddleware((ctx) =>
+        Promise.resolve(ctx.path === '/oauth2/register' ? { context: { body: withApplicationTypeDefault(ctx.body) } } : undefined),
+      ),
     },
     plugins: [
       magicLink({

@@ -41,6 +41,7 @@ export type LinkSpent = { signedIn: true; email: string; setCookies: string[] } 
 @Injectable()
 export class ConsoleAuthentication implements OnApplicationShutdown {
   private readonly pool: pg.Pool;
+  private readonly origin: string;
   private readonly auth: ConsoleAuth;
   /** Links issued by the call in progress, by that call's id: sendMagicLink runs inside signInMagicLink. */
   private readonly issued = new Map<string, IssuedLink>();
@@ -50,6 +51,7 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
     private readonly signIns: ConsoleSignInsRepository,
     private readonly audit: ConsoleSignInAudit,
   ) {
+    this.origin = consoleOrigin(config);
     this.pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 3 });
     this.pool.on('error', () => undefined);
     this.auth = createConsoleAuth(
@@ -171,6 +173,9 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
     const result = (await this.auth.api.oauth2Consent({
       headers: json,
       body: { accept: answer.accept, oauth_query: oauthQuery, ...(answer.scopes ? { scope: answer.scopes.join(' ') } : {}) },
+      // The provider goes on to its authorize step, which reads the request it answers.
+      request: new Request(`${this.origin}/console/auth/oauth2/consent`, { method: 'POST', headers: json }),
+      asResponse: false,
     })) as { url?: string; redirect_uri?: string };
     const url = result.url ?? result.redirect_uri;
     if (!url) throw new Error('the OAuth provider answered the consent without a redirect');

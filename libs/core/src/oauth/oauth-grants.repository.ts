@@ -64,7 +64,7 @@ const INSERT_GRANT = defineStatement<
   name: 'insert_oauth_grant',
   // key_hash is no HMAC a key could have (those are hex): no key can authenticate as a grant.
   text: `INSERT INTO api_keys (id, business_id, member_id, name, prefix, key_hash, scopes, api_version, origin, oauth_client_id)
-VALUES ($1, $2, $3, $4, $5, 'oauth-grant:' || $1, $6, $7, 'oauth', $8)`,
+VALUES ($1, $2, $3, $4, $5, $9, $6, $7, 'oauth', $8)`,
 });
 
 const SET_GRANT_SCOPES = defineStatement<[id: string, name: string, scopes: string[], memberId: string]>({
@@ -114,6 +114,18 @@ const REVOKE_GRANTS_OF_APP = defineStatement<[clientId: string], { id: string }>
   text: `UPDATE api_keys SET revoked_at = now() WHERE oauth_client_id = $1 AND origin = 'oauth' AND revoked_at IS NULL RETURNING id`,
 });
 
+/** What the consent page and the grant say of an app. */
+export interface OAuthApp {
+  clientId: string;
+  name: string | null;
+  disabled: boolean;
+}
+
+const APP = defineStatement<[clientId: string], OAuthApp>({
+  name: 'oauth_app',
+  text: `SELECT client_id AS "clientId", name, coalesce(disabled, false) AS disabled FROM oauth_clients WHERE client_id = $1`,
+});
+
 /** Grants: the credentials of api_keys that an owner's consent made (origin `oauth`), and their tokens. */
 @Injectable()
 export class OAuthGrantsRepository {
@@ -137,6 +149,10 @@ export class OAuthGrantsRepository {
       expiresAt: null,
       app: { clientId: row.client_id, name: row.key_name },
     };
+  }
+
+  app(clientId: string): Promise<OAuthApp | null> {
+    return this.database.maybeOne(APP, [clientId]);
   }
 
   /** The active grant of the app on the business row (live or sandbox), locked; only inside a transaction. */
@@ -164,6 +180,7 @@ export class OAuthGrantsRepository {
       grant.scopes,
       grant.apiVersion,
       grant.clientId,
+      `oauth-grant:${grant.id}`,
     ]);
   }
 

@@ -151,6 +151,8 @@ export function oauthServerOptions(settings: OAuthServerSettings): OAuthOptions<
       accessTokenTtl: ACCESS_TOKEN_SECONDS,
     })),
     resourceSeedMode: 'overwrite',
+    // Every app may ask for either resource; a token is still bound to the one it asked for.
+    clientRegistrationDefaultResources: (['rest', 'mcp'] as const).map((resource) => oauthResourceUrl(settings.origin, resource)),
     grantTypes: ['authorization_code', 'refresh_token'],
     accessTokenExpiresIn: ACCESS_TOKEN_SECONDS,
     refreshTokenExpiresIn: GRANT_IDLE_SECONDS,

@@ -11,6 +11,7 @@ import { ConsoleFlow, type SeeOther } from '../console-flow.js';
 import { Console, Form, type ConsoleForm, type ConsoleState } from '../console-request.js';
 import { cookieHeaders, forwardCookies } from '../console-session.guard.js';
 import { frameOf, type PageFrame } from '../pages/layout.js';
+import { takeReturn } from '../sign-in-return.js';
 import { businessesPage, confirmPage, limitedPage, linkSentPage, signInPage, SIGN_IN_NOTICES } from '../pages/sign-in.pages.js';
 
 const frame = (state: ConsoleState, title: string): PageFrame => frameOf(state, title);
@@ -83,7 +84,8 @@ export class SignInController {
     // A session that was open in this browser ends: the link's session replaces it.
     if (state.session) await this.authentication.signOut(cookieHeaders(req), state.address);
     forwardCookies(res, spent.setCookies);
-    return this.flow.seeOther(state, '/console');
+    // A sign-in an app's authorization asked for goes back to it (docs/design-record.md#d30).
+    return this.flow.seeOther(state, takeReturn(req, res) ?? '/console');
   }
 
   @Post('sign-out')

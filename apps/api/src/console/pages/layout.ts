@@ -4,7 +4,7 @@ import { CSRF_FIELD } from '../console-csrf.js';
 import type { ConsoleMembership, ConsoleSession, ConsoleState } from '../console-request.js';
 import { html, type SafeHtml } from '../html.js';
 
-export type ConsoleSection = 'keys' | 'webhooks' | 'deliveries' | 'events' | 'test-mode' | 'audit';
+export type ConsoleSection = 'keys' | 'webhooks' | 'deliveries' | 'events' | 'test-mode' | 'connections' | 'audit';
 
 /** What every page's frame needs: its language, title, form token, and who is signed in to which business. */
 export interface PageFrame {
@@ -29,6 +29,7 @@ const SECTIONS: readonly [ConsoleSection, MessageKey][] = [
   ['deliveries', 'nav.deliveries'],
   ['events', 'nav.events'],
   ['test-mode', 'nav.testMode'],
+  ['connections', 'nav.connections'],
   ['audit', 'nav.audit'],
 ];
 

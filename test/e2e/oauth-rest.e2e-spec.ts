@@ -1,0 +1,158 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import * as oauth from 'oauth4webapi';
+import { DataSource } from 'typeorm';
+import { seed, type SeededBusiness } from '../utils/seed.js';
+import { consentThroughConsole, listeningApi, signedInOwner, type CookieJar } from '../utils/oauth-owner.js';
+
+/**
+ * docs/design-record.md#d30 through the real bootstrap, driven by a generic OAuth client library
+ * this project did not write (panva's oauth4webapi): discovery from the resource's metadata,
+ * dynamic registration, PKCE, the owner's consent in the console, the code exchange, REST calls
+ * with the access token, refresh with rotation and its grace, a token for the other resource
+ * refused, and revocation.
+ */
+let app: NestExpressApplication;
+let origin: string;
+let business: SeededBusiness;
+let owner: CookieJar;
+let as: oauth.AuthorizationServer;
+let client: oauth.Client;
+const redirectUri = 'http://127.0.0.1:9/callback';
+const options = { [oauth.allowInsecureRequests]: true };
+
+beforeAll(async () => {
+  ({ app, origin } = await listeningApi());
+  business = await seed({ plan: 'TEAM' });
+  owner = await signedInOwner(app, business.slug, business.ownerEmail!);
+  const resource = (await (await fetch(`${origin}/.well-known/oauth-protected-resource/v1/api`)).json()) as {
+    authorization_servers: string[];
+  };
+  const issuer = new URL(resource.authorization_servers[0]);
+  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...options, algorithm: 'oauth2' }));
+  const registered = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(
+      as,
+      {
+        client_name: 'Booking widget',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+      options,
+    ),
+  );
+  client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
+});
+afterAll(() => app?.close());
+
+/** The whole authorization for `resource`: PKCE, the owner's consent, the code exchanged. */
+async function authorize(resource: string, scope = 'appointments.read services.read offline_access', mode: 'live' | 'test' = 'live') {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope,
+    state,
+    resource,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  }).toString();
+  const back = await consentThroughConsole(owner, url.href, { business: business.slug, mode });
+  const params = oauth.validateAuthResponse(as, client, back, state);
+  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, {
+    ...options,
+    additionalParameters: { resource },
+  });
+  return oauth.processAuthorizationCodeResponse(as, client, response);
+}
+
+const me = (token: string) => fetch(`${origin}/v1/api/me`, { headers: { authorization: `Bearer ${token}` } });
+
+async function refresh(refreshToken: string) {
+  const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, options);
+  return oauth.processRefreshTokenResponse(as, client, response);
+}
+
+it('publishes RFC 8414 metadata with iss support and S256 only', () => {
+  expect(as.issuer).toBe(`${origin}/console/auth`);
+  expect(as.code_challenge_methods_supported).toEqual(['S256']);
+  expect(as.authorization_response_iss_parameter_supported).toBe(true);
+  expect(as.registration_endpoint).toBe(`${origin}/console/auth/oauth2/register`);
+});
+
+it('gets a token by consent that the REST API takes with the approved scopes', async () => {
+  const tokens = await authorize(`${origin}/v1/api`);
+  expect(tokens.access_token).toMatch(/^oat_/);
+  expect(tokens.refresh_token).toMatch(/^ort_/);
+  expect(tokens.expires_in).toBe(3600);
+  const answer = await me(tokens.access_token);
+  expect(answer.status).toBe(200);
+  const body = (await answer.json()) as { business: { slug: string }; key: { scopes: { scope: string }[]; mode: string } };
+  expect(body.business.slug).toBe(business.slug);
+  expect(body.key.mode).toBe('live');
+  expect(body.key.scopes.map((s) => s.scope).sort()).toEqual(['appointments.read', 'services.read']);
+  // A scope the owner did not approve is refused as a key's would be.
+  const payments = await fetch(`${origin}/v1/api/payments`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+  expect(payments.status).toBe(403);
+});
+
+it('refuses a token bound to the MCP server at the REST API', async () => {
+  const tokens = await authorize(`${origin}/mcp`);
+  const answer = await me(tokens.access_token);
+  expect(answer.status).toBe(401);
+  expect(((await answer.json()) as { code: string }).code).toBe('API_KEY_INVALID');
+});
+
+it('rotates refresh tokens: parallel refreshes keep the grant, the spent token answers the same within the grace, not after', async () => {
+  const first = await authorize(`${origin}/v1/api`);
+  // Three at once: one rotates; the others are refused or, once its answer is kept, given the same
+  // answer. None of them ends the grant.
+  const settled = await Promise.allSettled([1, 2, 3].map(() => refresh(first.refresh_token!)));
+  const rotated = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  expect(rotated.length).toBeGreaterThan(0);
+  expect(new Set(rotated.map((tokens) => tokens.refresh_token)).size).toBe(1);
+  const winner = rotated[0];
+  expect(winner.refresh_token).not.toBe(first.refresh_token);
+  // Inside the grace, the spent token gets the same new tokens again.
+  const replayed = await refresh(first.refresh_token!);
+  expect(replayed.refresh_token).toBe(winner.refresh_token);
+  expect((await me(winner.access_token)).status).toBe(200);
+  const next = await refresh(winner.refresh_token!);
+  expect((await me(next.access_token)).status).toBe(200);
+
+  // The grace over (its end moved back rather than waited for), the spent token is refused, and
+  // its reuse ends the tokens it led to: a thief and the app cannot both keep the grant.
+  await app
+    .get(DataSource)
+    .query(`UPDATE oauth_refresh_tokens SET rotation_replay_expires_at = now() - interval '1 second' WHERE rotated_at IS NOT NULL`);
+  await expect(refresh(winner.refresh_token!)).rejects.toThrow();
+  await expect(refresh(next.refresh_token!)).rejects.toThrow();
+});
+
+it('ends every token of a grant revoked on the Connections page', async () => {
+  const tokens = await authorize(`${origin}/v1/api`, 'appointments.read offline_access', 'test');
+  expect((await me(tokens.access_token)).status).toBe(200);
+  const page = await owner.fetch(`${origin}/console/b/${business.slug}/connections`);
+  const text = await page.text();
+  expect(page.status).toBe(200);
+  expect(text).toContain('Booking widget');
+  const grantIds = [...text.matchAll(/\/connections\/([0-9a-f-]{36})\/revoke/g)].map((m) => m[1]);
+  expect(grantIds.length).toBeGreaterThan(0);
+  for (const id of grantIds) {
+    const confirm = await owner.fetch(`${origin}/console/b/${business.slug}/connections/${id}/revoke`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await confirm.text())?.[1] ?? '';
+    const revoked = await owner.fetch(`${origin}/console/b/${business.slug}/connections/${id}/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf }),
+    });
+    expect(revoked.status).toBe(303);
+  }
+  await new Promise((done) => setTimeout(done, 600));
+  expect((await me(tokens.access_token)).status).toBe(401);
+  await expect(refresh(tokens.refresh_token!)).rejects.toThrow();
+});
