@@ -16,6 +16,7 @@ import { API_PREFIX } from './http/api-prefix.js';
 import { defaultApiVersionHeader } from '#http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
 import { CONSOLE_ROUTES } from './console/console-controller.decorator.js';
+import { MCP_PATH } from './mcp/mcp.controller.js';
 import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 
 export { API_PREFIX };
@@ -51,7 +52,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
     app.use(QUEUE_DASHBOARD_PATH, ...queueDashboard(app.get(BullmqDriver).bullQueues(), QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE));
   }
   // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself,
-  // and the owner's console (docs/design-record.md#d29).
+  // the owner's console (docs/design-record.md#d29) and the remote MCP server (#d30).
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
       'health/live',
@@ -59,6 +60,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
       'docs',
       'docs/reference.js',
       ...API_INDEX_PATHS,
+      MCP_PATH,
       ...(app.get(AppConfig).CONSOLE ? CONSOLE_ROUTES : []),
     ],
   });

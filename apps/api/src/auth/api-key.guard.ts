@@ -8,6 +8,7 @@ import { setRequestTenant } from '#database/request-tenant.js';
 import type { ApiRequest } from '#http/api-request.js';
 import { clientAddress } from '../http/client-address.js';
 import { headerOccurrences } from '#http/header-occurrences.js';
+import { inProcessCallerOf } from '#http/in-process-caller.js';
 import { isPublicRoute } from './is-public-route.js';
 
 const INVALID = 'Send a valid API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".';
@@ -24,6 +25,14 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<ApiRequest>();
+    // A call the remote MCP server sends in process, for a caller it has authenticated itself
+    // (docs/design-record.md#d30): no header to read, and nothing from the network can set it.
+    const inProcess = inProcessCallerOf(req);
+    if (inProcess) {
+      req.apiKey = inProcess;
+      setRequestTenant(inProcess.tenantId);
+      return true;
+    }
     const key = presentedKey(req);
     // Only a key the cache cannot answer costs a database lookup. Once the client's network has
     // used up its failures, only a key that authenticated recently is looked up: a flood is refused
