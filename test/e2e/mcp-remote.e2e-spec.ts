@@ -110,6 +110,24 @@ describe('the remote MCP server at /mcp', () => {
     expect((await post(list, business.keys.full.key)).status).toBe(401);
   });
 
+  it('reads the body only for a caller it knows', async () => {
+    const malformed = (token?: string) =>
+      fetch(`${origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        body: '{"jsonrpc": "2.0", "id": 1,',
+      });
+    // Refused on the token, the body unread.
+    expect((await malformed()).status).toBe(401);
+    const known = await malformed(FULL_TOKEN);
+    expect(known.status).toBe(400);
+    expect(await known.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+  });
+
   it('is stateless: GET and DELETE are 405 with Allow: POST', async () => {
     for (const method of ['GET', 'DELETE']) {
       const answer = await fetch(`${origin}/mcp`, { method, headers: { Authorization: `Bearer ${FULL_TOKEN}` } });

@@ -7,7 +7,8 @@ import type { ApiKeyLookup } from '#core/api-keys/api-keys.repository.js';
 import type { ApiRequest } from '#http/api-request.js';
 import { createMcpServer, SchedulingToolbox } from '#mcp-tools/mcp-server.js';
 import { SchedulingClient } from '#sdk/index.js';
-import { Public } from '../auth/route-access.decorators.js';
+import { Public, ReadsOwnBody } from '../auth/route-access.decorators.js';
+import { readJsonBody } from '../http/json-body.js';
 import { inProcessFetch } from './in-process-fetch.js';
 import { McpCaller, type McpRefusal } from './mcp-caller.js';
 
@@ -28,6 +29,7 @@ const PLACEHOLDER_KEY = 'in-process';
  */
 @Controller(MCP_PATH)
 @Public()
+@ReadsOwnBody()
 export class McpController {
   constructor(
     private readonly caller: McpCaller,
@@ -39,8 +41,9 @@ export class McpController {
   async post(@Req() req: ApiRequest & Request, @Res() res: Response): Promise<void> {
     const caller = await this.caller.authenticate(req);
     if ('status' in caller) return refuse(res, caller, null);
+    // Only now, for a caller known, the body is read: 64 KiB at most, as every request's.
+    await readJsonBody(req, res);
     if (req.bodyError) {
-      // JsonBodyGuard read the body (64 KiB at most, as every request's) and could not.
       res.status(req.bodyError === 'PAYLOAD_TOO_LARGE' ? 413 : 400);
       res.json(rpcError(null, -32700, 'The body is not a JSON-RPC message of at most 64 KiB.'));
       return;
