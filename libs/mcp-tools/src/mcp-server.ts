@@ -52,12 +52,16 @@ export class SchedulingToolbox {
  * on purpose: McpServer takes tool inputs as zod shapes, while ours are the contract's own JSON
  * Schemas (ContractSchemas), which the low-level server hands to clients as they are.
  */
-export function createMcpServer(toolbox: SchedulingToolbox, sdk: SchedulingClient): Server {
+export function createMcpServer(
+  toolbox: SchedulingToolbox,
+  sdk: SchedulingClient,
+  /** Where the business's time zone is read; default GET /me once for the server. */
+  timeZone: (signal: AbortSignal) => Promise<string | null> = businessTimeZone(sdk),
+): Server {
   const server = new Server(
     { name: 'scheduling', title: 'Business Scheduling', version: CONTRACT_VERSION },
     { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
   );
-  const timeZone = businessTimeZone(sdk);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.listed }));
 
@@ -82,7 +86,7 @@ export function createMcpServer(toolbox: SchedulingToolbox, sdk: SchedulingClien
  * The business's time zone from GET /me (which any caller may read), asked once and kept while it
  * is known; a failure is not kept, and leaves the times in UTC alone.
  */
-function businessTimeZone(sdk: SchedulingClient): (signal: AbortSignal) => Promise<string | null> {
+export function businessTimeZone(sdk: SchedulingClient): (signal: AbortSignal) => Promise<string | null> {
   let known: string | undefined;
   return async (signal) => {
     if (known !== undefined) return known;

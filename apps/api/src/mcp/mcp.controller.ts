@@ -5,7 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Scope } from '#contract/generated/operations.js';
 import type { ApiKeyLookup } from '#core/api-keys/api-keys.repository.js';
 import type { ApiRequest } from '#http/api-request.js';
-import { createMcpServer, SchedulingToolbox } from '#mcp-tools/mcp-server.js';
+import { businessTimeZone, createMcpServer, SchedulingToolbox } from '#mcp-tools/mcp-server.js';
 import { SchedulingClient } from '#sdk/index.js';
 import { Public, ReadsOwnBody } from '../auth/route-access.decorators.js';
 import { readJsonBody } from '../http/json-body.js';
@@ -37,6 +37,12 @@ export class McpController {
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
+  /**
+   * The businesses' time zones, kept a few minutes: a server lives for one request here, and
+   * without them each tool call that shows a time would cost the grant a GET /me of its rate limit.
+   */
+  private readonly timeZones = new RecentTimeZones();
+
   @Post()
   async post(@Req() req: ApiRequest & Request, @Res() res: Response): Promise<void> {
     const caller = await this.caller.authenticate(req);
@@ -51,7 +57,8 @@ export class McpController {
     const stepUp = this.caller.stepUp(caller, this.scopesNeeded(req.body));
     if (stepUp) return refuse(res, stepUp, callId(req.body));
 
-    const server = createMcpServer(this.toolbox, this.sdkFor(caller));
+    const sdk = this.sdkFor(caller);
+    const server = createMcpServer(this.toolbox, sdk, (signal) => this.timeZones.of(caller.businessId, businessTimeZone(sdk), signal));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -123,4 +130,24 @@ function rpcError(id: string | number | null, code: number, message: string) {
 function callId(body: unknown): string | number | null {
   const id = (body as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+const TIME_ZONE_KEPT_MS = 5 * 60_000;
+
+/** A business's time zone as GET /me last said it, for a few minutes (an owner may change it). */
+class RecentTimeZones {
+  private readonly known = new Map<string, { timeZone: string; until: number }>();
+
+  async of(businessId: string, read: (signal: AbortSignal) => Promise<string | null>, signal: AbortSignal): Promise<string | null> {
+    const now = Date.now();
+    const kept = this.known.get(businessId);
+    if (kept && kept.until > now) return kept.timeZone;
+    const timeZone = await read(signal);
+    if (timeZone !== null) {
+      // Expired entries go as new ones come, so the map holds the businesses of the last minutes.
+      for (const [id, entry] of this.known) if (entry.until <= now) this.known.delete(id);
+      this.known.set(businessId, { timeZone, until: now + TIME_ZONE_KEPT_MS });
+    }
+    return timeZone;
+  }
 }
