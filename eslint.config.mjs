@@ -54,7 +54,7 @@ const LIB_BELOW_HTTP_AND_JOBS = [
   ...LIB_MUST_NOT_IMPORT_UPWARD,
   upperLibs(
     ['http', 'jobs', 'extensions-api'],
-    'The rules and the documents (libs/core, libs/contract, libs/database, libs/config, libs/sdk) must not import the route layer, the queue engine or the extension API; they build on these libs.',
+    'The rules and the documents (libs/core, libs/contract, libs/database, libs/config, libs/sdk, libs/mcp-tools) must not import the route layer, the queue engine or the extension API; they build on these libs.',
   ),
 ];
 const LIB_HTTP = [
@@ -206,7 +206,7 @@ export default defineConfig(
     },
   },
 
-  ...importBoundaries('libs/{config,contract,core,database,sdk}/src', 'its lib', LIB_BELOW_HTTP_AND_JOBS),
+  ...importBoundaries('libs/{config,contract,core,database,sdk,mcp-tools}/src', 'its lib', LIB_BELOW_HTTP_AND_JOBS),
   ...importBoundaries('libs/http/src', 'its lib', LIB_HTTP),
   ...importBoundaries('libs/jobs/src', 'its lib', LIB_JOBS),
   ...importBoundaries('libs/extensions/src', 'its lib', LIB_MUST_NOT_IMPORT_UPWARD),

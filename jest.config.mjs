@@ -3,7 +3,7 @@
 const esm = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
-    '^#(config|contract|core|database|http|jobs|sdk)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
+    '^#(config|contract|core|database|http|jobs|sdk|mcp-tools)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
     '^#(api|admin|worker|mcp)/(.*)\\.js$': '<rootDir>/apps/$1/src/$2',
     '^#extensions-api/(.*)\\.js$': '<rootDir>/libs/extensions/src/$1',
     '^#extensions/(.*)\\.js$': '<rootDir>/extensions/$1',

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadContract } from '#contract/openapi-document.js';
+import { StructuredOutputs } from '#mcp-tools/structured-outputs.js';
 import { ALL_WEEK } from '../factories/booking-fixture.js';
 import { Child, REPO_ROOT } from '../utils/child-process.js';
 import { CompiledApi } from '../utils/compiled-api.js';
@@ -19,6 +20,7 @@ let api: CompiledApi;
 let business: SeededBusiness;
 let client: Client;
 let phone: string;
+let outputs: StructuredOutputs;
 
 beforeAll(async () => {
   // Builds dist/ (the API and the MCP server) first.
@@ -40,6 +42,7 @@ beforeAll(async () => {
       stderr: 'pipe',
     }),
   );
+  outputs = new StructuredOutputs((await client.listTools()).tools);
 });
 
 afterAll(async () => {
@@ -48,7 +51,8 @@ afterAll(async () => {
 });
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  // Every structured output conforms to its tool's outputSchema (the contract's answer).
+  return outputs.check(name, (await client.callTool({ name, arguments: args })) as CallToolResult);
 }
 
 const text = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
@@ -121,7 +125,8 @@ describe('the MCP server', () => {
     expect(text(booked)).toMatch(/^Booked: .*Corte with Ana Costa/);
 
     const read = await call('get_appointment', { id: appointment.id });
-    expect(read.structuredContent).toEqual(booked.structuredContent);
+    expect(read.structuredContent).toEqual({ ...booked.structuredContent, idempotentReplayed: undefined });
+    expect(booked.structuredContent).toMatchObject({ idempotentReplayed: false });
 
     const updated = await call('update_appointment', { id: appointment.id, metadata: { orderId: 'A-17' } });
     expect(updated.isError).toBeFalsy();
@@ -209,7 +214,8 @@ describe('the MCP server', () => {
     // The retry of a call whose answer was lost: the same appointment, not SLOT_TAKEN nor a second one.
     const retried = await call('book_appointment', booking);
     expect(retried.isError).toBeFalsy();
-    expect(retried.structuredContent).toEqual(first.structuredContent);
+    expect(retried.structuredContent).toEqual({ ...first.structuredContent, idempotentReplayed: true });
+    expect(text(retried)).toMatch(/^Already booked \(a replay: /);
     const { id } = first.structuredContent as { id: string };
 
     const day = { from: '2035-07-12T00:00:00Z', to: '2035-07-13T00:00:00Z' };
@@ -238,7 +244,7 @@ describe('the MCP server', () => {
     const created = await call('create_client', args);
     expect(created.isError).toBeFalsy();
     expect(created.structuredContent).toMatchObject({ name: 'Rita Nunes', phone: `+351${national}` });
-    expect((await call('create_client', args)).structuredContent).toEqual(created.structuredContent);
+    expect((await call('create_client', args)).structuredContent).toEqual({ ...created.structuredContent, idempotentReplayed: true });
   });
 
   it('does not start without its settings, and says which are missing', async () => {

@@ -58,6 +58,7 @@ import { EventsModule } from '#core/notices/event-log/events.module.js';
 import { WebhooksModule } from '#core/notices/webhooks.module.js';
 import { JsonBodyGuard } from './http/json-body.js';
 import { ConsoleModule } from './console/console.module.js';
+import { McpModule } from './mcp/mcp.module.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
 function withRouteDependencies(module: DynamicModule): DynamicModule {
@@ -99,6 +100,8 @@ export class ApiModule {
         EventsModule,
         // The owner's console (docs/design-record.md#d29); CONSOLE=off serves none of its paths.
         ...(config.CONSOLE ? [ConsoleModule] : []),
+        // The remote MCP server at /mcp, for AI assistants with OAuth access tokens (docs/design-record.md#d30).
+        McpModule,
         // With Redis the worker app runs the jobs, and the API only looks at their queues; without
         // (IN_PROCESS_JOBS, `npm start`) this process runs the same jobs on in-memory queues.
         ...(config.IN_PROCESS_JOBS

@@ -17,6 +17,7 @@ import { defaultApiVersionHeader } from '#http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
 import { CONSOLE_ROUTES } from './console/console-controller.decorator.js';
 import { mountOAuthServer } from './oauth/oauth-server-routes.js';
+import { MCP_PATH } from './mcp/mcp.controller.js';
 import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 
 export { API_PREFIX };
@@ -55,7 +56,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   // sign-in and consent are console pages, so it is served with the console.
   if (app.get(AppConfig).CONSOLE) mountOAuthServer(app);
   // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself,
-  // and the owner's console (docs/design-record.md#d29).
+  // the owner's console (docs/design-record.md#d29) and the remote MCP server (#d30).
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
       'health/live',
@@ -63,6 +64,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
       'docs',
       'docs/reference.js',
       ...API_INDEX_PATHS,
+      MCP_PATH,
       ...(app.get(AppConfig).CONSOLE ? CONSOLE_ROUTES : []),
     ],
   });

@@ -1,9 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadContract } from '#contract/openapi-document.js';
 import { SchedulingClient } from '#sdk/index.js';
-import { ContractSchemas } from './contract-schemas.js';
+import { ContractSchemas } from '#mcp-tools/contract-schemas.js';
 import { McpConfigError, readMcpConfig } from './mcp-config.js';
-import { createMcpServer } from './mcp-server.js';
+import { createMcpServer, SchedulingToolbox } from '#mcp-tools/mcp-server.js';
 
 /**
  * The Business Scheduling MCP server on stdio: stdout carries the protocol only, so anything for
@@ -12,7 +12,7 @@ import { createMcpServer } from './mcp-server.js';
 async function main(): Promise<void> {
   const config = readMcpConfig(process.env);
   const sdk = new SchedulingClient({ baseUrl: config.apiUrl, apiKey: config.apiKey, userAgent: 'scheduling-mcp' });
-  const server = createMcpServer(sdk, new ContractSchemas(loadContract().document));
+  const server = createMcpServer(new SchedulingToolbox(new ContractSchemas(loadContract().document)), sdk);
   await server.connect(new StdioServerTransport());
   process.stderr.write(`Scheduling MCP server ready (API ${config.apiUrl})\n`);
 }

@@ -1,7 +1,9 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import express, { type Response } from 'express';
 import type { ApiRequest } from '#http/api-request.js';
 import { MAX_BODY_BYTES, MAX_BODY_DEPTH } from '#http/body-limits.js';
+import { READS_OWN_BODY } from '../auth/route-access.decorators.js';
 
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: ['application/json', 'application/*+json'] });
 
@@ -14,14 +16,18 @@ const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: ['a
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(READS_OWN_BODY, [context.getHandler(), context.getClass()]) === true) return true;
     const http = context.switchToHttp();
     await readJsonBody(http.getRequest<ApiRequest>(), http.getResponse<Response>());
     return true;
   }
 }
 
-function readJsonBody(req: ApiRequest, res: Response): Promise<void> {
+/** Reads the body into `req.body`, or notes on `req.bodyError` why it could not (a route that reads its own calls it). */
+export function readJsonBody(req: ApiRequest, res: Response): Promise<void> {
   return new Promise((resolve) => {
     parseJson(req, res, (error?: unknown) => {
       if (error) {

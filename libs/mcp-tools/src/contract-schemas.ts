@@ -109,6 +109,21 @@ export class ContractSchemas {
     return schema;
   }
 
+  /**
+   * A tool's output: the JSON schema of the operation's success answer (its one 2xx), resolved, so
+   * that a tool's structured content is declared as the API's own answer.
+   */
+  output(operationId: string): JsonSchema {
+    const [status, response] = Object.entries(this.operation(operationId).responses).find(([code]) => /^2\d\d$/.test(code)) ?? [];
+    if (!status || !response) throw new Error(`${operationId} has no success answer`);
+    const answer = (response.$ref ? this.pointer(response.$ref) : response) as { content?: Record<string, { schema: unknown }> };
+    const content = answer.content?.['application/json'];
+    if (!content) throw new Error(`${operationId}'s ${status} answer has no JSON body`);
+    const schema = this.resolve(content.schema) as JsonSchema;
+    if (schema.type !== 'object') throw new Error(`${operationId}'s answer is not an object`);
+    return schema;
+  }
+
   private operation(operationId: string): OpenApiOperation {
     const entry = this.operations.get(operationId);
     if (!entry) throw new Error(`The contract has no operation ${operationId}`);
