@@ -6,6 +6,7 @@ import {
   type Scope,
   type SchemaClient,
 } from '@better-auth/oauth-provider';
+import { fetch } from 'undici';
 import { isForbiddenCimdClientMetadataField, registerClientMetadataDocument } from '@better-auth/oauth-provider/internal';
 import { resolveDeliveryTarget, type TargetOptions } from '../notices/endpoints/delivery-target.js';
 import { PinnedDispatchers } from '../notices/endpoints/pinned-dispatchers.js';
@@ -74,7 +75,6 @@ async function fetchDocument(clientId: string, rules: ClientMetadataFetchRules, 
     redirect: 'manual',
     signal,
     headers: { accept: 'application/json' },
-    // @ts-expect-error undici's dispatcher option, which the global fetch accepts
     dispatcher: dispatchers.for(target.address),
   }).catch((error: unknown) => {
     throw new ClientMetadataRefused(`The client's metadata document could not be fetched (${(error as Error).message}).`);
@@ -98,7 +98,7 @@ async function fetchDocument(clientId: string, rules: ClientMetadataFetchRules, 
   return { ...document, redirect_uris: redirectUris };
 }
 
-async function readAtMost(response: Response, limit: number): Promise<string> {
+async function readAtMost(response: Awaited<ReturnType<typeof fetch>>, limit: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > limit) throw new ClientMetadataRefused(`The client's metadata document is larger than ${limit} bytes.`);
   const chunks: Uint8Array[] = [];
