@@ -3,20 +3,35 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppConfig } from '#config/app-config.js';
 import { ConsoleAuthentication } from '#core/console-auth/console-authentication.js';
 import { consoleOrigin } from '#core/console-auth/console-origin.js';
+import { OAuthEndpointLimits, type OAuthEndpointKind } from '#core/oauth/oauth-endpoint-limits.js';
 import { OFFLINE_ACCESS } from '#core/oauth/oauth-server-options.js';
 import { oauthResourceUrl, type OAuthResource } from '#core/oauth/oauth-resources.js';
 import { SCOPES } from '#core/scopes/scope.js';
+import { clientAddress } from '../http/client-address.js';
 
 /** Better Auth's base path: the authorization server's issuer is the origin followed by it. */
 export const OAUTH_ISSUER_PATH = '/console/auth';
 
-/** The provider's routes the API serves, and nothing else of Better Auth's (docs/design-record.md#d30). */
-const PROVIDER_ROUTES: Readonly<Record<string, 'GET' | 'POST'>> = {
-  [`${OAUTH_ISSUER_PATH}/oauth2/authorize`]: 'GET',
-  [`${OAUTH_ISSUER_PATH}/oauth2/token`]: 'POST',
-  [`${OAUTH_ISSUER_PATH}/oauth2/register`]: 'POST',
-  [`${OAUTH_ISSUER_PATH}/oauth2/revoke`]: 'POST',
+/**
+ * The provider's routes the API serves, and nothing else of Better Auth's (docs/design-record.md#d30),
+ * with the limit each counts against (authorize only leads the browser to a console page).
+ */
+const PROVIDER_ROUTES: Readonly<Record<string, { method: 'GET' | 'POST'; limit?: OAuthEndpointKind }>> = {
+  [`${OAUTH_ISSUER_PATH}/oauth2/authorize`]: { method: 'GET' },
+  [`${OAUTH_ISSUER_PATH}/oauth2/token`]: { method: 'POST', limit: 'token' },
+  [`${OAUTH_ISSUER_PATH}/oauth2/register`]: { method: 'POST', limit: 'register' },
+  [`${OAUTH_ISSUER_PATH}/oauth2/revoke`]: { method: 'POST', limit: 'token' },
 };
+
+/**
+ * What a client in a web page may call from another origin: the metadata and the endpoints a
+ * public client calls itself (no cookie is read there, so any origin may).
+ */
+function allowCrossOrigin(res: Response): void {
+  res.set('Access-Control-Allow-Origin', '*');
+  res.set('Access-Control-Allow-Headers', 'Authorization, Content-Type, MCP-Protocol-Version');
+  res.set('Access-Control-Allow-Methods', 'GET, POST');
+}
 
 /** RFC 8414's address for an issuer with a path, and the bare one clients try first. */
 const AUTHORIZATION_SERVER_METADATA = [
@@ -40,13 +55,33 @@ export function mountOAuthServer(app: NestExpressApplication): void {
   const origin = consoleOrigin(app.get(AppConfig));
   const provider = authentication.oauthRoutes();
   const metadata = authentication.authorizationServerMetadata();
+  const limits = app.get(OAuthEndpointLimits);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const method = PROVIDER_ROUTES[req.path];
-    if (method) {
-      if (req.method !== method) return void res.status(405).set('Allow', method).end();
-      return void provider(req, res).catch(next);
+    const route = PROVIDER_ROUTES[req.path];
+    const known = route !== undefined || AUTHORIZATION_SERVER_METADATA.includes(req.path) || PROTECTED_RESOURCES[req.path] !== undefined;
+    if (!known) return next();
+    if (route?.method !== 'GET') allowCrossOrigin(res);
+    if (req.method === 'OPTIONS') return void res.status(204).end();
+    if (route) {
+      if (req.method !== route.method) return void res.status(405).set('Allow', route.method).end();
+      if (!route.limit) return void provider(req, res).catch(next);
+      const limit = route.limit;
+      return void limits
+        .admit(limit, clientAddress(req))
+        .then((decision) => {
+          if (decision.allowed) return provider(req, res);
+          const retryAfter = Math.max(1, Math.ceil(decision.retryAfterSeconds ?? decision.resetSeconds));
+          res
+            .status(429)
+            .set('Retry-After', String(retryAfter))
+            .json({
+              error: 'temporarily_unavailable',
+              error_description: `Too many ${limit === 'register' ? 'registrations' : 'token requests'} from this address; retry after ${retryAfter} s.`,
+            });
+        })
+        .catch(next);
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.status(405).set('Allow', 'GET').end();
     if (AUTHORIZATION_SERVER_METADATA.includes(req.path)) {
       return void metadata(new globalThis.Request(`${origin}${req.originalUrl}`))
         .then(async (answer) => {
