@@ -118,7 +118,7 @@ describe('the packed SDK (@scheduling/sdk)', () => {
   it('installs with only openapi-fetch and standardwebhooks', async () => {
     const { stdout } = await run('npm', ['ls', '--all', '--json'], { cwd: consumer });
     const tree = JSON.parse(stdout) as { dependencies: Record<string, { version: string; dependencies?: Record<string, unknown> }> };
-    expect(tree.dependencies['@scheduling/sdk'].version).toBe('1.4.0');
+    expect(tree.dependencies['@scheduling/sdk'].version).toBe('1.5.0');
     expect(Object.keys(tree.dependencies['@scheduling/sdk'].dependencies ?? {}).sort()).toEqual(['openapi-fetch', 'standardwebhooks']);
   });
 
