@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
+import { API_VERSIONS } from '#contract/versions/api-versions.js';
 import { REPO_ROOT } from '../utils/child-process.js';
 
 /**
@@ -151,6 +152,24 @@ describe('the packed SDK (@scheduling/sdk)', () => {
       ],
       { cwd: consumer },
     );
-    expect(stdout.trim()).toMatch(/^https:\/\/api\.example\/v1\/api \d+ 1\.4\.0$/);
+    expect(stdout.trim()).toMatch(/^https:\/\/api\.example\/v1\/api \d+ 1\.5\.0$/);
+  });
+
+  it('ships the answers’ JSON Schemas of every published version, importable by a strict client', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `for (const version of ${JSON.stringify(API_VERSIONS)}) {
+           const { default: answers } = await import('@scheduling/sdk/schemas/v' + version + '.json', { with: { type: 'json' } });
+           console.log(version, answers.title, typeof answers.$defs['getMe.200']);
+         }`,
+      ],
+      { cwd: consumer },
+    );
+    expect(stdout.trim().split('\n')).toEqual(
+      API_VERSIONS.map((version) => `${version} Answers of the Business Scheduling API ${version} object`),
+    );
   });
 });
