@@ -20,6 +20,7 @@ import { DeliveryAttemptExchanges1795790000000 } from './migrations/179579000000
 import { ApiKeyExpiry1795800000000 } from './migrations/1795800000000-api-key-expiry.js';
 import { ConsoleAuditSignIns1795810000000 } from './migrations/1795810000000-console-audit-sign-ins.js';
 import { ConsoleFlashes1795820000000 } from './migrations/1795820000000-console-flashes.js';
+import { PublishedApiVersions1795835000000 } from './migrations/1795835000000-published-api-versions.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   ApiKeyExpiry1795800000000,
   ConsoleAuditSignIns1795810000000,
   ConsoleFlashes1795820000000,
+  PublishedApiVersions1795835000000,
 ];

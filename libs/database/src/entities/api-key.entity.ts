@@ -10,7 +10,7 @@ export type ApiKeyOrigin = 'admin' | 'console';
 @Index('api_keys_hash_key', ['keyHash'], { unique: true })
 @Index('api_keys_business_prefix_idx', ['businessId', 'prefix'])
 // The published versions (API_VERSIONS); publishing another takes a migration that replaces the check.
-@Check('api_keys_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0')`)
+@Check('api_keys_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0', '1.5.0')`)
 @Check('api_keys_origin_check', `origin IN ('admin', 'console')`)
 export class ApiKeyEntity {
   @PrimaryColumn({ type: 'uuid' })

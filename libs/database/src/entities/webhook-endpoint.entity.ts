@@ -6,7 +6,7 @@ import { BusinessEntity } from './business.entity.js';
 @Index('webhook_endpoints_business_idx', ['businessId'])
 @Check('webhook_endpoints_description_check', 'char_length(description) <= 200')
 // The published versions (API_VERSIONS); publishing another takes a migration that replaces the check.
-@Check('webhook_endpoints_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0')`)
+@Check('webhook_endpoints_api_version_check', `api_version IN ('1.2.0', '1.3.0', '1.4.0', '1.5.0')`)
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
