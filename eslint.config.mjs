@@ -167,7 +167,7 @@ export default defineConfig(
     '.data/',
     'bench/results/',
     'test/artifacts/',
-    // Generated from openapi/v1.4.0.yaml by `npm run contract:generate`; never edited by hand.
+    // Generated from openapi/v1.5.0.yaml by `npm run contract:generate`; never edited by hand.
     'libs/contract/src/generated/**',
     'libs/sdk/src/generated/**',
     'extensions/*/generated/**',

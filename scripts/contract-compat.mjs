@@ -1,6 +1,6 @@
 // `npm run contract:compat`: proves openapi/v1.3.0.yaml a backward-compatible superset of the frozen
-// openapi/v1.2.0.yaml (docs/design-record.md#d13), and openapi/v1.4.0.yaml one of 1.3.0 for
-// requests (docs/design-record.md#d22), each in two parts:
+// openapi/v1.2.0.yaml (docs/design-record.md#d13), and openapi/v1.4.0.yaml one of 1.3.0 and
+// openapi/v1.5.0.yaml one of 1.4.0 for requests (docs/design-record.md#d22), each in two parts:
 // 1. Optic's breaking-change rules (a maintained checker): removed operations, parameters, response
 //    fields or statuses, new required request fields, narrowed request types. `--validation loose`
 //    accepts OpenAPI 3.1's `jsonSchemaDialect`; telemetry is off, so it runs offline. optic.compat.yml
@@ -15,12 +15,14 @@ import { parse } from 'yaml';
 import { compatibilityProblems, narrowingLocation, requestCompatibility } from './contract-compat-rules.mjs';
 
 /**
- * The pairs checked when no paths are given: 1.3.0 against 1.2.0 in full (D13), and 1.4.0 against
- * 1.3.0 for requests only (D22: answers are shaped for the caller's pinned version, so they may grow).
+ * The pairs checked when no paths are given: 1.3.0 against 1.2.0 in full (D13), then each later
+ * version against the one before for requests only (D22: answers are shaped for the caller's pinned
+ * version, so they may grow).
  */
 const PAIRS = [
   { frozenPath: 'openapi/v1.2.0.yaml', currentPath: 'openapi/v1.3.0.yaml', responses: true },
   { frozenPath: 'openapi/v1.3.0.yaml', currentPath: 'openapi/v1.4.0.yaml', responses: false },
+  { frozenPath: 'openapi/v1.4.0.yaml', currentPath: 'openapi/v1.5.0.yaml', responses: false },
 ];
 
 const args = process.argv.slice(2);

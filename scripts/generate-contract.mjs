@@ -10,7 +10,7 @@ import { join, normalize } from 'node:path';
 import { parse } from 'yaml';
 import { contractFacts, renderFacts } from './contract-facts.mjs';
 
-const CORE_DOCUMENT = 'openapi/v1.4.0.yaml';
+const CORE_DOCUMENT = 'openapi/v1.5.0.yaml';
 
 const readDocument = (path) => parse(readFileSync(path, 'utf8'));
 

@@ -1,5 +1,5 @@
 // The SDK's view of the contract (libs/sdk/src/generated/): the types openapi-typescript makes of
-// openapi/v1.4.0.yaml, and contract.ts with the facts the SDK needs at run time (every operationId,
+// openapi/v1.5.0.yaml, and contract.ts with the facts the SDK needs at run time (every operationId,
 // every problem code). The SDK is packed and installed on its own (`npm pack` in libs/sdk), so it
 // cannot import libs/contract; the types are generated here, the only place, and libs/contract
 // imports them from the SDK. `check` keeps both files true to the document.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-const DOCUMENT = 'openapi/v1.4.0.yaml';
+const DOCUMENT = 'openapi/v1.5.0.yaml';
 const SDK_GENERATED = 'libs/sdk/src/generated';
 const FILES = ['openapi.ts', 'contract.ts'];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];

@@ -25,7 +25,8 @@ describe('GET / and GET /v1/api', () => {
       docs: '/docs',
       openapi: '/v1/api/openapi.json',
       versions: [
-        { version: '1.4.0', openapi: '/v1/api/openapi.json', yaml: '/v1/api/openapi.yaml' },
+        { version: '1.5.0', openapi: '/v1/api/openapi.json', yaml: '/v1/api/openapi.yaml' },
+        { version: '1.4.0', openapi: '/v1/api/openapi/1.4.0.json', yaml: '/v1/api/openapi/1.4.0.yaml' },
         { version: '1.3.0', openapi: '/v1/api/openapi/1.3.0.json', yaml: '/v1/api/openapi/1.3.0.yaml' },
         { version: '1.2.0', openapi: '/v1/api/openapi/1.2.0.json', yaml: '/v1/api/openapi/1.2.0.yaml' },
       ],

@@ -167,10 +167,10 @@ describe('problem details and the contract', () => {
   it('serves the document without a key, as JSON and YAML', async () => {
     const json = await api.get('/openapi.json');
     expect(json.status).toBe(200);
-    expect(json.body.info.version).toBe('1.4.0');
+    expect(json.body.info.version).toBe('1.5.0');
     expect(json.body.openapi).toMatch(/^3\.1/);
     const yaml = await api.get('/openapi.yaml');
     expect(yaml.status).toBe(200);
-    expect(yaml.text).toContain('version: 1.4.0');
+    expect(yaml.text).toContain('version: 1.5.0');
   });
 });

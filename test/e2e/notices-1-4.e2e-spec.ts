@@ -96,12 +96,12 @@ afterAll(async () => {
 });
 
 describe("GET /me's key", () => {
-  it('carries mode and apiVersion in 1.4.0, and neither for 1.3.0', async () => {
+  it('carries mode and apiVersion from 1.4.0 (the current version for a new key), and neither for 1.3.0', async () => {
     const s = await salon();
     const live = await api.get('/me', { key: s.owner });
-    expect(live.body.key).toMatchObject({ mode: 'live', apiVersion: '1.4.0' });
+    expect(live.body.key).toMatchObject({ mode: 'live', apiVersion: '1.5.0' });
     const sandbox = await api.get('/me', { key: s.test });
-    expect(sandbox.body.key).toMatchObject({ mode: 'test', apiVersion: '1.4.0' });
+    expect(sandbox.body.key).toMatchObject({ mode: 'test', apiVersion: '1.5.0' });
 
     const old = await api.get('/me', { key: s.old });
     expect(old.status).toBe(200);
@@ -123,7 +123,7 @@ describe('webhook endpoints with a version', () => {
     expect(pinned.status).toBe(201);
     expect(pinned.body).toMatchObject({ apiVersion: '1.3.0' });
     const current = await write('/webhook-endpoints', s.owner, { url, events: ['client.created'] });
-    expect(current.body).toMatchObject({ apiVersion: '1.4.0' });
+    expect(current.body).toMatchObject({ apiVersion: '1.5.0' });
 
     // A 1.3.0 key: its endpoint is 1.3.0, and its answers do not show the field.
     const byOld = await write('/webhook-endpoints', s.old, { url, events: ['client.created'] });

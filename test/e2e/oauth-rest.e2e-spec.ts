@@ -1,6 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
+import { ServedContract } from '#contract/served-contract.js';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
+import { ContractResponseValidator } from '../utils/contract-response-validator.js';
 import { seed, type SeededBusiness } from '../utils/seed.js';
 import { consentThroughConsole, listeningApi, signedInOwner, type CookieJar } from '../utils/oauth-owner.js';
 
@@ -70,7 +73,16 @@ async function authorize(resource: string, scope = 'appointments.read services.r
   return oauth.processAuthorizationCodeResponse(as, client, response);
 }
 
-const me = (token: string) => fetch(`${origin}/v1/api/me`, { headers: { authorization: `Bearer ${token}` } });
+const contract = new ContractResponseValidator(new ServedContract().published(CURRENT_API_VERSION).document);
+
+/** GET /me with the token; an answer that breaks the current contract fails the test. */
+async function me(token: string): Promise<Response> {
+  const answer = await fetch(`${origin}/v1/api/me`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await answer.clone().text();
+  const headers = Object.fromEntries(answer.headers);
+  expect(contract.check({ method: 'GET', path: '/me', status: answer.status, headers, text })).toEqual([]);
+  return answer;
+}
 
 async function refresh(refreshToken: string) {
   const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, options);
@@ -91,8 +103,13 @@ it('gets a token by consent that the REST API takes with the approved scopes', a
   expect(tokens.expires_in).toBe(3600);
   const answer = await me(tokens.access_token);
   expect(answer.status).toBe(200);
-  const body = (await answer.json()) as { business: { slug: string }; key: { scopes: { scope: string }[]; mode: string } };
+  const body = (await answer.json()) as {
+    business: { slug: string };
+    key: { scopes: { scope: string }[]; mode: string };
+    authentication: { kind: string; app?: { clientId: string; name: string } };
+  };
   expect(body.business.slug).toBe(business.slug);
+  expect(body.authentication).toEqual({ kind: 'app', app: { clientId: client.client_id, name: 'Booking widget' } });
   expect(body.key.mode).toBe('live');
   expect(body.key.scopes.map((s) => s.scope).sort()).toEqual(['appointments.read', 'services.read']);
   // A scope the owner did not approve is refused as a key's would be.

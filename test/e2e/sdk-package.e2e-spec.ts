@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
+import { API_VERSIONS } from '#contract/versions/api-versions.js';
 import { REPO_ROOT } from '../utils/child-process.js';
 
 /**
@@ -138,7 +139,7 @@ describe('the packed SDK (@scheduling/sdk)', () => {
   it('installs with only openapi-fetch and standardwebhooks', async () => {
     const { stdout } = await run('npm', ['ls', '--all', '--json'], { cwd: consumer });
     const tree = JSON.parse(stdout) as { dependencies: Record<string, { version: string; dependencies?: Record<string, unknown> }> };
-    expect(tree.dependencies['@scheduling/sdk'].version).toBe('1.4.0');
+    expect(tree.dependencies['@scheduling/sdk'].version).toBe('1.5.0');
     expect(Object.keys(tree.dependencies['@scheduling/sdk'].dependencies ?? {}).sort()).toEqual(['openapi-fetch', 'standardwebhooks']);
   });
 
@@ -173,6 +174,24 @@ describe('the packed SDK (@scheduling/sdk)', () => {
       ],
       { cwd: consumer },
     );
-    expect(stdout.trim()).toMatch(/^https:\/\/api\.example\/v1\/api \d+ 1\.4\.0$/);
+    expect(stdout.trim()).toMatch(/^https:\/\/api\.example\/v1\/api \d+ 1\.5\.0$/);
+  });
+
+  it('ships the answers’ JSON Schemas of every published version, importable by a strict client', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `for (const version of ${JSON.stringify(API_VERSIONS)}) {
+           const { default: answers } = await import('@scheduling/sdk/schemas/v' + version + '.json', { with: { type: 'json' } });
+           console.log(version, answers.title, typeof answers.$defs['getMe.200']);
+         }`,
+      ],
+      { cwd: consumer },
+    );
+    expect(stdout.trim().split('\n')).toEqual(
+      API_VERSIONS.map((version) => `${version} Answers of the Business Scheduling API ${version} object`),
+    );
   });
 });

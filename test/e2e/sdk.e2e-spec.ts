@@ -315,7 +315,7 @@ describe('an answer’s headers through withResponse()', () => {
     expect(first.headers).toMatchObject({
       location: `/v1/api/appointments/${first.data.id}`,
       idempotentReplayed: false,
-      apiVersion: '1.4.0',
+      apiVersion: '1.5.0',
       requestId: expect.any(String),
       rateLimit: { limit: 120, remaining: expect.any(Number), resetSeconds: expect.any(Number), policy: '120;w=60' },
     });
@@ -333,7 +333,7 @@ describe('an answer’s headers through withResponse()', () => {
     // Awaited as before, the same call gives the data alone.
     expect(await sdk.appointments.get(first.data.id)).toEqual(first.data);
     const read = await sdk.appointments.get(first.data.id).withResponse();
-    expect(read.headers).toMatchObject({ location: null, idempotentReplayed: false, apiVersion: '1.4.0' });
+    expect(read.headers).toMatchObject({ location: null, idempotentReplayed: false, apiVersion: '1.5.0' });
   });
 
   it('carries the existing client’s id on CLIENT_EXISTS, and booking that client with it succeeds', async () => {

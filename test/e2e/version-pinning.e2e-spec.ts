@@ -23,7 +23,7 @@ let salon: SeededBusiness;
  * the scopes 1.2.0 published (GET /me lists a key's scopes as they are). The staff keys hold
  * every scope, for the operations added in 1.3.0.
  */
-const keys = { v12: '', v13: '', v14: '', staff12: '', staff13: '', staff14: '' };
+const keys = { v12: '', v13: '', v14: '', v15: '', staff12: '', staff13: '', staff14: '' };
 /** Every operation of the current document, with its path template. */
 const CURRENT_OPERATIONS = [...operationsById(loadContract().document).values()].map(({ method, path }) => ({
   method: method.toUpperCase() as CallMethod,
@@ -33,7 +33,7 @@ const SCOPES_OF_1_2_0 = (loadFrozenContract().document.components.schemas as { S
 
 beforeAll(async () => {
   api = await E2eApi.start();
-  const key = (ref: string, apiVersion?: '1.2.0' | '1.3.0', scopes = SCOPES_OF_1_2_0) => ({
+  const key = (ref: string, apiVersion?: '1.2.0' | '1.3.0' | '1.4.0', scopes = SCOPES_OF_1_2_0) => ({
     ref,
     member: 'owner',
     name: 'Partner',
@@ -81,10 +81,11 @@ beforeAll(async () => {
     keys: [
       key('v12', '1.2.0'),
       key('v13', '1.3.0'),
-      key('v14'),
+      key('v14', '1.4.0'),
+      key('v15'),
       key('staff12', '1.2.0', SCOPES),
       key('staff13', '1.3.0', SCOPES),
-      key('staff14', undefined, SCOPES),
+      key('staff14', '1.4.0', SCOPES),
     ],
   });
   for (const ref of Object.keys(keys) as (keyof typeof keys)[]) keys[ref] = salon.keys[ref].key;
@@ -263,6 +264,7 @@ describe('every answer says its version', () => {
       [keys.v12, '1.2.0'],
       [keys.v13, '1.3.0'],
       [keys.v14, '1.4.0'],
+      [keys.v15, '1.5.0'],
     ] as const) {
       const notFound = await read(`/appointments/${randomUUID()}`, key);
       expect([notFound.status, notFound.headers['api-version']]).toEqual([404, version]);
@@ -292,3 +294,20 @@ function bookWithHeader(): Promise<ApiResponse> {
     { 'Api-Version': '1.2.0' },
   );
 }
+
+describe("GET /me's authentication (1.5.0, docs/design-record.md#d30)", () => {
+  it('says a key authenticated the request, and a key pinned to 1.5.0 reads as 1.4.0 to a 1.4.0 answer without it', async () => {
+    const own = await read('/me', keys.v15);
+    expect([own.status, own.headers['api-version']]).toEqual([200, '1.5.0']);
+    expect(own.body.authentication).toEqual({ kind: 'key' });
+    expect(own.body.key.apiVersion).toBe('1.5.0');
+
+    const asked = await read('/me', keys.v15, {}, { 'Api-Version': '1.4.0' });
+    expect(asked.headers['api-version']).toBe('1.4.0');
+    expect(Object.keys(asked.body)).toEqual(['business', 'key']);
+    expect(asked.body.key.apiVersion).toBe('1.4.0');
+    const pinned = await read('/me', keys.v14);
+    expect(Object.keys(asked.body.key)).toEqual(Object.keys(pinned.body.key));
+    expect(asked.body.business).toEqual(pinned.body.business);
+  });
+});

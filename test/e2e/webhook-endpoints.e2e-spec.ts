@@ -132,7 +132,7 @@ describe('REST hooks: subscribe, test, receive, unsubscribe', () => {
       description: 'Zapier',
       active: true,
       disabledReason: null,
-      apiVersion: '1.4.0',
+      apiVersion: '1.5.0',
       createdAt: expect.any(String),
       updatedAt: created.body.createdAt,
       secret: expect.stringMatching(/^whsec_/),

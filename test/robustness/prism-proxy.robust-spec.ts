@@ -14,7 +14,7 @@ import { loadRobustSalon, type RobustSalon } from './support/robust-salon.js';
  * Issue 8.3: an independent check of the contract. The real API listens on a port and Stoplight
  * Prism, in proxy mode with --errors, stands in front of it; the representative requests (every
  * operation, successes and errors) go through Prism, which validates each request and response
- * against openapi/v1.4.0.yaml on its own (not with this repository's Ajv setup). Any violation it
+ * against openapi/v1.5.0.yaml on its own (not with this repository's Ajv setup). Any violation it
  * reports (a `sl-violations` header, or its own problem in place of the API's answer) fails.
  *
  * Two proxies: one validates requests too, for the requests that follow the document; the other
@@ -25,7 +25,7 @@ import { loadRobustSalon, type RobustSalon } from './support/robust-salon.js';
 jest.setTimeout(120_000);
 
 const PRISM = join(REPO_ROOT, 'node_modules', '.bin', 'prism');
-const CONTRACT = join(REPO_ROOT, 'openapi', 'v1.4.0.yaml');
+const CONTRACT = join(REPO_ROOT, 'openapi', 'v1.5.0.yaml');
 
 let api: E2eApi;
 let salon: RobustSalon;

@@ -28,7 +28,7 @@ interface ResponseObject {
 }
 
 /**
- * Checks a response against the served contract (openapi/v1.4.0.yaml and the enabled extensions'): the status is declared for the operation, the
+ * Checks a response against the served contract (openapi/v1.5.0.yaml and the enabled extensions'): the status is declared for the operation, the
  * media type and body match its schema, and the required headers are present and valid.
  */
 export class ContractResponseValidator {

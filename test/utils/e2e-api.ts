@@ -69,9 +69,11 @@ function contractProblems(app: NestExpressApplication, observed: ObservedRespons
       continue;
     if (earlier === '1.2.0' && showsLaterScopes(observed.path, observed.status, observed.text)) continue;
     const text = JSON.stringify(shaper.shapeAnswer(earlier, operationId, observed.status, JSON.parse(observed.text)));
+    // Shaped for `earlier`, the answer would also say so in its Api-Version header.
+    const headers = { ...observed.headers, 'api-version': earlier };
     problems.push(
       ...validatorOf(contract, earlier)
-        .check({ ...observed, text })
+        .check({ ...observed, headers, text })
         .map((problem) => `(shaped for ${earlier}) ${problem}`),
     );
   }

@@ -244,7 +244,7 @@ export interface components {
     };
     parameters: {
         /** @description As on every operation of the core API (its ApiVersion parameter). */
-        WaitlistApiVersion: "1.2.0" | "1.3.0" | "1.4.0";
+        WaitlistApiVersion: "1.2.0" | "1.3.0" | "1.4.0" | "1.5.0";
         /** @description As on every write of the core API (its IdempotencyKey parameter). */
         WaitlistIdempotencyKey: string;
         WaitlistEntryId: string;

@@ -142,7 +142,7 @@ export class ServedContract {
 
   /**
    * The document the API serves, validates requests against and documents at /docs: the core's
-   * (openapi/v1.4.0.yaml), merged with the enabled extensions'. With no extension enabled, the
+   * (openapi/v1.5.0.yaml), merged with the enabled extensions'. With no extension enabled, the
    * published file as it is.
    */
   get document(): OpenApiDocument {

@@ -21,6 +21,7 @@ import { ApiKeyExpiry1795800000000 } from './migrations/1795800000000-api-key-ex
 import { ConsoleAuditSignIns1795810000000 } from './migrations/1795810000000-console-audit-sign-ins.js';
 import { ConsoleFlashes1795820000000 } from './migrations/1795820000000-console-flashes.js';
 import { Oauth1795830000000 } from './migrations/1795830000000-oauth.js';
+import { PublishedApiVersions1795835000000 } from './migrations/1795835000000-published-api-versions.js';
 
 /** A TypeORM migration class, as listed here and in an extension's descriptor. */
 export type MigrationClass = new () => MigrationInterface;
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly MigrationClass[] = [
   ConsoleAuditSignIns1795810000000,
   ConsoleFlashes1795820000000,
   Oauth1795830000000,
+  PublishedApiVersions1795835000000,
 ];

@@ -48,8 +48,8 @@ describe('SchedulingClient transport', () => {
     await client.me();
     expect(requests[0].url).toBe('http://api.test/v1/api/me');
     expect(requests[0].headers.get('authorization')).toBe('Bearer rk_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345abcdef');
-    expect(requests[0].headers.get('user-agent')).toMatch(/^scheduling-sdk\/1\.4\.0$/);
-    expect(requests[0].headers.get('api-version')).toBe('1.4.0');
+    expect(requests[0].headers.get('user-agent')).toMatch(/^scheduling-sdk\/1\.5\.0$/);
+    expect(requests[0].headers.get('api-version')).toBe('1.5.0');
   });
 
   it('generates one Idempotency-Key per write and sends it again on that write’s retries', async () => {

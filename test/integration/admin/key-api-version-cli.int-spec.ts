@@ -94,11 +94,11 @@ describe('admin key create --api-version and key api-version', () => {
     const created = (await createKey(slug)).json;
 
     // The rule the console's form shows beside its field (docs/design-record.md#d29), not a usage error of its own.
-    const unknown = await admin('key', 'api-version', '--business', slug, '--id', created.id, '--api-version', '1.5.0');
+    const unknown = await admin('key', 'api-version', '--business', slug, '--id', created.id, '--api-version', '1.6.0');
     expect(unknown.code).toBe(1);
     expect(unknown.error).toMatchObject({
       code: 'VALIDATION_FAILED',
-      errors: [{ path: '/apiVersion', message: `unknown API version 1.5.0; published: ${API_VERSIONS.join(', ')}` }],
+      errors: [{ path: '/apiVersion', message: `unknown API version 1.6.0; published: ${API_VERSIONS.join(', ')}` }],
     });
     expect((await createKey(slug, '--api-version', 'latest')).error).toMatchObject({
       code: 'VALIDATION_FAILED',
@@ -239,7 +239,7 @@ describe('fixtures load: a webhook endpoint’s apiVersion', () => {
       ],
     });
     const refused = join(folder, 'hook-refused.json');
-    await writeFile(refused, JSON.stringify(fixture('1.5.0')));
+    await writeFile(refused, JSON.stringify(fixture('1.6.0')));
     const bad = await admin('fixtures', 'load', refused);
     expect(bad.code).toBe(1);
     expect(bad.error).toMatchObject({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { API_VERSIONS, VERSION_BEFORE_PINNING } from '#contract/versions/api-versions.js';
 import { ApiVersions1795730000000 } from '#database/migrations/1795730000000-api-versions.js';
+import { PublishedApiVersions1795835000000 } from '#database/migrations/1795835000000-published-api-versions.js';
 import { emptyDatabaseOfItsOwn } from '../../utils/test-database.js';
 
 /**
@@ -46,6 +47,8 @@ describe('migration ApiVersions1795730000000', () => {
       await insertKey(oldKey);
       await insertEndpoint(oldEndpoint);
       await new ApiVersions1795730000000().up(runner);
+      // The checks as 1.5.0's migration leaves them (it replaces them, docs/design-record.md#d30).
+      await new PublishedApiVersions1795835000000().up(runner);
 
       expect(VERSION_BEFORE_PINNING).toBe('1.3.0');
       expect(await database().query('SELECT api_version FROM api_keys WHERE id = $1', [oldKey])).toEqual([{ api_version: '1.3.0' }]);
@@ -61,10 +64,32 @@ describe('migration ApiVersions1795730000000', () => {
         await insertKey(randomUUID(), version);
         await insertEndpoint(randomUUID(), version);
       }
-      await expect(insertKey(randomUUID(), '1.5.0')).rejects.toMatchObject({ driverError: { constraint: 'api_keys_api_version_check' } });
+      await expect(insertKey(randomUUID(), '1.6.0')).rejects.toMatchObject({ driverError: { constraint: 'api_keys_api_version_check' } });
       await expect(insertEndpoint(randomUUID(), '1.1.0')).rejects.toMatchObject({
         driverError: { constraint: 'webhook_endpoints_api_version_check' },
       });
+    } finally {
+      await runner.release();
+    }
+  });
+});
+
+describe('migration PublishedApiVersions1795835000000', () => {
+  it('lets keys and endpoints be pinned to 1.5.0, and going down pins them to 1.4.0', async () => {
+    await database().runMigrations({ transaction: 'each' });
+    const [key, endpoint] = [randomUUID(), randomUUID()];
+    await insertKey(key, '1.5.0');
+    await insertEndpoint(endpoint, '1.5.0');
+    const runner = database().createQueryRunner();
+    try {
+      await new PublishedApiVersions1795835000000().down(runner);
+      expect(await database().query('SELECT api_version FROM api_keys WHERE id = $1', [key])).toEqual([{ api_version: '1.4.0' }]);
+      expect(await database().query('SELECT api_version FROM webhook_endpoints WHERE id = $1', [endpoint])).toEqual([
+        { api_version: '1.4.0' },
+      ]);
+      await expect(insertKey(randomUUID(), '1.5.0')).rejects.toMatchObject({ driverError: { constraint: 'api_keys_api_version_check' } });
+      await new PublishedApiVersions1795835000000().up(runner);
+      await insertKey(randomUUID(), '1.5.0');
     } finally {
       await runner.release();
     }

@@ -78,10 +78,10 @@ describe('a key’s API version', () => {
 
   it('refuses a version that is not published, naming the published ones', async () => {
     const b = await business();
-    const error = await refusal(newKey(b, { apiVersion: '1.5.0' }));
+    const error = await refusal(newKey(b, { apiVersion: '1.6.0' }));
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.fieldErrors).toEqual([
-      { path: '/apiVersion', message: `unknown API version 1.5.0; published: ${API_VERSIONS.join(', ')}` },
+      { path: '/apiVersion', message: `unknown API version 1.6.0; published: ${API_VERSIONS.join(', ')}` },
     ]);
   });
 

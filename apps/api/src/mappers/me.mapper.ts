@@ -23,5 +23,11 @@ export function toMe(business: BusinessEntity, key: AuthenticatedKey): Schemas['
       mode: key.mode,
       apiVersion: key.apiVersion,
     },
+    authentication: authenticationOf(key),
   };
+}
+
+/** A partner app's OAuth grant names its app; anything else is a key (docs/design-record.md#d30). */
+function authenticationOf(key: AuthenticatedKey): Schemas['Authentication'] {
+  return key.app ? { kind: 'app', app: { clientId: key.app.clientId, name: key.app.name } } : { kind: 'key' };
 }

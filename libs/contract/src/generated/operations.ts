@@ -1,7 +1,7 @@
-// Generated from openapi/v1.4.0.yaml by scripts/generate-contract.mjs (npm run contract:generate); never edited.
+// Generated from openapi/v1.5.0.yaml by scripts/generate-contract.mjs (npm run contract:generate); never edited.
 
 /** The version of the document these facts were read from. */
-export const CONTRACT_VERSION = '1.4.0';
+export const CONTRACT_VERSION = '1.5.0';
 
 /** Every scope a key can hold (the Scope schema). */
 export const SCOPES = ['appointments.read', 'appointments.write', 'clients.read', 'clients.write', 'services.read', 'payments.read', 'sales.read', 'webhooks.manage', 'events.read'] as const;

@@ -2,12 +2,12 @@
  * The published versions of the contract, oldest first (docs/design-record.md#d22). Each stays
  * served and frozen once a later one is published; the last is the source of truth.
  */
-export const API_VERSIONS = ['1.2.0', '1.3.0', '1.4.0'] as const;
+export const API_VERSIONS = ['1.2.0', '1.3.0', '1.4.0', '1.5.0'] as const;
 
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
 /** The newest version: new keys and endpoints are pinned to it unless their maker chose another. */
-export const CURRENT_API_VERSION: ApiVersion = '1.4.0';
+export const CURRENT_API_VERSION: ApiVersion = '1.5.0';
 
 /** What keys and webhook endpoints made before pinning existed (before 1.4.0) are pinned to. */
 export const VERSION_BEFORE_PINNING: ApiVersion = '1.3.0';
@@ -17,6 +17,7 @@ export const CONTRACT_FILES: Readonly<Record<ApiVersion, string>> = {
   '1.2.0': 'openapi/v1.2.0.yaml',
   '1.3.0': 'openapi/v1.3.0.yaml',
   '1.4.0': 'openapi/v1.4.0.yaml',
+  '1.5.0': 'openapi/v1.5.0.yaml',
 };
 
 export function isApiVersion(value: unknown): value is ApiVersion {

@@ -98,4 +98,21 @@ export const VERSION_CHANGES: readonly VersionChange[] = [
     schemas: ['WebhookDelivery'],
     down: (instance) => (instance.eventType === 'webhook.test' ? undefined : instance),
   },
+  {
+    name: 'me-authentication',
+    version: '1.5.0',
+    description:
+      "GET /me says how the request was authenticated: an API key, or a partner app's OAuth access token (docs/design-record.md#d30).",
+    schemas: ['Me'],
+    down: withoutFields('authentication'),
+  },
+  {
+    name: 'pinned-to-1.5.0',
+    version: '1.5.0',
+    description:
+      "A key's or an endpoint's apiVersion 1.5.0 reads 1.4.0 in an answer shaped for 1.4.0, whose ApiVersion lists no later " +
+      'version (strict clients would refuse the whole answer); earlier shapes are reached by the changes before (docs/design-record.md#d22).',
+    schemas: ['ApiKey', 'WebhookEndpoint', 'CreatedWebhookEndpoint'],
+    down: (instance) => (instance.apiVersion === '1.5.0' ? { ...instance, apiVersion: '1.4.0' } : instance),
+  },
 ];

@@ -119,7 +119,7 @@ const CONSOLE_KEYS_SINCE = defineStatement<[liveBusinessId: string, since: Date]
 
 const ACTIVE_KEY_IDS_BY_PREFIX = defineStatement<[businessId: string, prefix: string, now: Date], { id: string }>({
   name: 'active_api_key_ids_by_prefix',
-  text: `SELECT id FROM api_keys WHERE business_id = $1 AND prefix = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
+  text: `SELECT id FROM api_keys WHERE business_id = $1 AND prefix = $2 AND origin <> 'oauth' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
  ORDER BY created_at, id`,
 });
 
@@ -147,7 +147,7 @@ const ACTIVE_KEYS_OF = defineStatement<[liveBusinessId: string, now: Date], Acti
   text: `SELECT k.id, k.prefix, k.name, k.scopes, k.api_version AS "apiVersion", k.created_at AS "createdAt",
        k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt", b.live_business_id IS NOT NULL AS sandbox
   FROM api_keys k JOIN businesses b ON b.id = k.business_id
- WHERE (b.id = $1 OR b.live_business_id = $1) AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
+ WHERE (b.id = $1 OR b.live_business_id = $1) AND k.origin <> 'oauth' AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
  ORDER BY k.created_at DESC, k.id`,
 });
 

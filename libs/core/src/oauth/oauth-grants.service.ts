@@ -77,7 +77,9 @@ export class OAuthGrantsService {
         businessId: owner.id,
         memberId: member.id,
         appName,
-        prefix: `oauth_${id.slice(0, 6)}`,
+        // Shown where a key's prefix is (GET /me's `key`, in the contract's pattern): the mode's,
+        // then the grant id's first four characters. Key look-ups by prefix leave grants out.
+        prefix: `rk_${approval.mode}_${id.slice(0, 4)}`,
         scopes,
         apiVersion: CURRENT_API_VERSION,
         clientId: approval.clientId,

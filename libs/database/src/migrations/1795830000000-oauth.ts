@@ -5,8 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `oauth_*` with snake_case columns (its schema as mapped in libs/core/src/oauth/oauth-server-options.ts);
  * Better Auth makes their ids itself, as text, and stores lists as jsonb. Tokens and codes are kept
  * as their SHA-256 only. Then a grant is a credential of api_keys (origin `oauth`, the app's
- * client id beside it), so the key's checks, budgets, rate limit and idempotency hold for it; and
- * 1.5.0 is a version a key, a grant or an endpoint can be pinned to.
+ * client id beside it), so the key's checks, budgets, rate limit and idempotency hold for it.
  */
 export class Oauth1795830000000 implements MigrationInterface {
   name = 'Oauth1795830000000';
@@ -51,21 +50,9 @@ export class Oauth1795830000000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_origin_check" CHECK (origin IN ('admin', 'console', 'oauth'))`,
     );
-    for (const table of ['api_keys', 'webhook_endpoints']) {
-      await queryRunner.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${table}_api_version_check"`);
-      await queryRunner.query(
-        `ALTER TABLE "${table}" ADD CONSTRAINT "${table}_api_version_check" CHECK (api_version IN ('1.2.0', '1.3.0', '1.4.0', '1.5.0'))`,
-      );
-    }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['api_keys', 'webhook_endpoints']) {
-      await queryRunner.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${table}_api_version_check"`);
-      await queryRunner.query(
-        `ALTER TABLE "${table}" ADD CONSTRAINT "${table}_api_version_check" CHECK (api_version IN ('1.2.0', '1.3.0', '1.4.0'))`,
-      );
-    }
     await queryRunner.query(`DELETE FROM "api_keys" WHERE origin = 'oauth'`);
     await queryRunner.query(`ALTER TABLE "api_keys" DROP CONSTRAINT "api_keys_origin_check"`);
     await queryRunner.query(`ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_origin_check" CHECK (origin IN ('admin', 'console'))`);

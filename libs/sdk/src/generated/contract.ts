@@ -1,7 +1,7 @@
-// Generated from openapi/v1.4.0.yaml by scripts/sdk-contract.mjs (npm run contract:generate); never edited.
+// Generated from openapi/v1.5.0.yaml by scripts/sdk-contract.mjs (npm run contract:generate); never edited.
 
 /** The version of the contract this SDK was made from. */
-export const CONTRACT_VERSION = '1.4.0';
+export const CONTRACT_VERSION = '1.5.0';
 
 /** Every operation of the contract (its paths; the webhooks are notices, see verifyNotice). */
 export const OPERATION_IDS = [

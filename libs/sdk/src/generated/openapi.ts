@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Get the business and the key
-         * @description Returns the business that owns the key and the key itself (name, prefix, creation time, scopes, its mode — `live`, or `test` for a sandbox key — and the API version it is pinned to). Any valid key may call it; no scope is needed. Use it to check a key and its scopes.
+         * @description Returns the business that owns the key and the key itself (name, prefix, creation time, scopes, its mode — `live`, or `test` for a sandbox key — and the API version it is pinned to), and since 1.5.0 how the request was authenticated (`authentication`: an API key, or the partner app whose OAuth access token it carried). Any valid key or token may call it; no scope is needed. Use it to check a key and its scopes.
          */
         get: operations["getMe"];
         put?: never;
@@ -836,7 +836,7 @@ export interface components {
          *         }
          *       ],
          *       "mode": "live",
-         *       "apiVersion": "1.4.0"
+         *       "apiVersion": "1.5.0"
          *     }
          */
         ApiKey: {
@@ -859,7 +859,7 @@ export interface components {
          * @description A published version of this API (see "Versions and pinning").
          * @enum {string}
          */
-        ApiVersion: "1.2.0" | "1.3.0" | "1.4.0";
+        ApiVersion: "1.2.0" | "1.3.0" | "1.4.0" | "1.5.0";
         /**
          * @example {
          *       "business": {
@@ -881,13 +881,55 @@ export interface components {
          *           }
          *         ],
          *         "mode": "live",
-         *         "apiVersion": "1.4.0"
+         *         "apiVersion": "1.5.0"
+         *       },
+         *       "authentication": {
+         *         "kind": "key"
          *       }
          *     }
          */
         Me: {
             business: components["schemas"]["Business"];
             key: components["schemas"]["ApiKey"];
+            authentication: components["schemas"]["Authentication"];
+        };
+        /**
+         * @description How the request was authenticated. Since 1.5.0. `key`: with an API key. `app`: with an OAuth access token a partner app was granted by the business's owner (the `oauth2` scheme); `app` names it. `key` above then describes the grant: its scopes are those the owner approved.
+         * @example {
+         *       "kind": "key"
+         *     }
+         * @example {
+         *       "kind": "app",
+         *       "app": {
+         *         "clientId": "app_3Fq9Lw2Zx8",
+         *         "name": "Booking Widget"
+         *       }
+         *     }
+         */
+        Authentication: components["schemas"]["KeyAuthentication"] | components["schemas"]["AppAuthentication"];
+        /** @description The request carried an API key. */
+        KeyAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "key";
+        };
+        /** @description The request carried an OAuth access token of a partner app. */
+        AppAuthentication: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "app";
+            app: components["schemas"]["OAuthApp"];
+        };
+        /** @description The partner app the business's owner granted access. */
+        OAuthApp: {
+            /** @description The app's OAuth client id. */
+            clientId: string;
+            /** @description The app's name, as the owner saw it when approving. */
+            name: string;
         };
         /**
          * @description An amount of money.
@@ -1625,7 +1667,7 @@ export interface components {
          *       "description": "Zapier",
          *       "active": true,
          *       "disabledReason": null,
-         *       "apiVersion": "1.4.0",
+         *       "apiVersion": "1.5.0",
          *       "createdAt": "2030-01-07T09:00:00.000Z",
          *       "updatedAt": "2030-01-07T09:00:00.000Z"
          *     }
@@ -2268,12 +2310,17 @@ export interface components {
         CreatedSince: string;
         /**
          * @description The published version this request's answer is shaped for, instead of the key's pin
-         *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+         *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
          *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
          *     in the key's version.
-         * @example 1.4.0
+         *
+         *     A request may ask for an older published version (or be made with a key pinned to one): its
+         *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+         *     one. Check such an answer against the document of the version it names in its own
+         *     `Api-Version` header.
+         * @example 1.5.0
          */
-        ApiVersion: "1.2.0" | "1.3.0" | "1.4.0";
+        ApiVersion: "1.2.0" | "1.3.0" | "1.4.0" | "1.5.0";
         /**
          * @description Optional on this write: without it the request simply runs (sending it again does it
          *     again, with the same outcome); with it, the rules of `Idempotency-Key` on the other writes
@@ -2515,9 +2562,9 @@ export interface components {
     headers: {
         /**
          * @description The version this answer is shaped for: the one asked for with the `Api-Version` request header, else the key's pin; for an operation added in a later version, the version that added it. Before the key is known (401), the version asked for, else the current one. Since 1.4.0 (sent to every version).
-         * @example 1.4.0
+         * @example 1.5.0
          */
-        "Api-Version": "1.2.0" | "1.3.0" | "1.4.0";
+        "Api-Version": "1.2.0" | "1.3.0" | "1.4.0" | "1.5.0";
         /**
          * @description Since 1.4.0 (sent to every version): the address of the resource the write created, for a reschedule the new appointment, on the first answer and on every replay alike. A relative reference (`/v1/api/appointments/{id}`, RFC 9110 §10.2.2: resolved against the request's address), or absolute under the service's public address when the operator configured one.
          * @example /v1/api/appointments/01944b8f-7e6d-7c5b-9a49-38271605f4e3
@@ -2569,10 +2616,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -2645,10 +2697,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -2687,10 +2744,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -2757,10 +2819,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -2806,10 +2873,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -2881,10 +2953,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -2962,10 +3039,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -3062,10 +3144,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3104,10 +3191,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -3172,10 +3264,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3221,10 +3318,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3278,10 +3380,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3320,10 +3427,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3390,10 +3502,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3444,10 +3561,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3486,10 +3608,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3546,10 +3673,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3588,10 +3720,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3637,10 +3774,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3679,10 +3821,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -3746,10 +3893,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3795,10 +3947,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3842,10 +3999,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -3897,10 +4059,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -3966,10 +4133,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**
@@ -4040,10 +4212,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -4101,10 +4278,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -4143,10 +4325,15 @@ export interface operations {
             header?: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
             };
@@ -4192,10 +4379,15 @@ export interface operations {
             header: {
                 /**
                  * @description The published version this request's answer is shaped for, instead of the key's pin
-                 *     (`1.2.0`, `1.3.0` or `1.4.0`). Any other value, or the header sent twice, answers 400
+                 *     (`1.2.0`, `1.3.0`, `1.4.0` or `1.5.0`). Any other value, or the header sent twice, answers 400
                  *     `VALIDATION_FAILED` at `/header/Api-Version`. Since 1.4.0; a request without it is answered
                  *     in the key's version.
-                 * @example 1.4.0
+                 *
+                 *     A request may ask for an older published version (or be made with a key pinned to one): its
+                 *     answer then follows that version's document (`/v1/api/openapi/<version>.json`), not this
+                 *     one. Check such an answer against the document of the version it names in its own
+                 *     `Api-Version` header.
+                 * @example 1.5.0
                  */
                 "Api-Version"?: components["parameters"]["ApiVersion"];
                 /**

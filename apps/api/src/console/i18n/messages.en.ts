@@ -105,6 +105,7 @@ export const EN = {
   'keys.versionChanged': 'The key {name} now answers in version {version}.',
   'version.added.1.3.0': 'staff, availability, webhook endpoints through the API, the event log and test mode.',
   'version.added.1.4.0': 'metadata on appointments and clients, incremental sync (updatedSince) and the updated time of every record.',
+  'version.added.1.5.0': "how a request was authenticated, in GET /me: a key, or a partner app's access token.",
 
   'endpoint.title': 'Webhooks',
   'endpoint.sandboxTitle': 'Sandbox webhooks',

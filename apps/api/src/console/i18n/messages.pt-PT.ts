@@ -104,6 +104,7 @@ export const PT_PT: Readonly<Record<MessageKey, string>> = {
   'version.added.1.3.0': 'colaboradores, disponibilidade, endpoints de webhook pela API, o registo de eventos e o modo de teste.',
   'version.added.1.4.0':
     'metadados em marcações e clientes, sincronização incremental (updatedSince) e a hora de alteração de cada registo.',
+  'version.added.1.5.0': 'como um pedido foi autenticado, em GET /me: uma chave ou o token de acesso de uma app parceira.',
 
   'endpoint.title': 'Webhooks',
   'endpoint.sandboxTitle': 'Webhooks da sandbox',

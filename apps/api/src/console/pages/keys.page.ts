@@ -167,7 +167,11 @@ export function rollConfirmPage(frame: PageFrame, key: ListedApiKey): string {
 }
 
 /** What a partner stops receiving when a key's version goes down (the versions above the new one). */
-const VERSION_ADDED: Record<string, MessageKey> = { '1.3.0': 'version.added.1.3.0', '1.4.0': 'version.added.1.4.0' };
+const VERSION_ADDED: Record<string, MessageKey> = {
+  '1.3.0': 'version.added.1.3.0',
+  '1.4.0': 'version.added.1.4.0',
+  '1.5.0': 'version.added.1.5.0',
+};
 
 export function versionConfirmPage(frame: PageFrame, key: ListedApiKey, to: string): string {
   const { t } = frame;
