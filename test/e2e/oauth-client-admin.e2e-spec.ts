@@ -49,7 +49,7 @@ function listed(run: AdminRun, clientId: string): Record<string, unknown> | unde
   return (run.json.clients as { clientId: string }[]).find((client) => client.clientId === clientId);
 }
 
-it('refuses a redirect URI that is not https, an unknown scope and an empty name, each at its field', async () => {
+it('refuses a redirect URI that is not https, an unknown scope and an empty name at their fields, and what the OAuth server refuses', async () => {
   const run = await admin(
     'oauth-client',
     'create',
@@ -65,6 +65,11 @@ it('refuses a redirect URI that is not https, an unknown scope and an empty name
   expect(run.error.code).toBe('VALIDATION_FAILED');
   expect(run.error.errors!.map((error) => error.path).sort()).toEqual(['/name', '/redirectUris', '/scopes']);
   expect((await admin('oauth-client', 'create', '--name', 'No redirect')).error.code).toBe('USAGE');
+  // A rule of the OAuth server's own (a web app's https is never on loopback), in its words.
+  const refused = await admin('oauth-client', 'create', '--name', 'Loopback', '--redirect-uri', 'https://localhost/callback');
+  expect(refused.code).toBe(1);
+  expect(refused.error.code).toBe('VALIDATION_FAILED');
+  expect(refused.error.detail).toMatch(/refused the registration: .*loopback/);
 });
 
 it('creates a confidential app whose secret authenticates, lists it, and revokes it with its grants', async () => {

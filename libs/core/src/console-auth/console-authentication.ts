@@ -14,6 +14,7 @@ import {
   type IssuedLink,
 } from './console-auth.js';
 import { consoleOrigin, consoleIsSecure } from './console-origin.js';
+import { DomainError } from '../errors/domain-error.js';
 import { dnsLookup } from '../notices/endpoints/host-lookup.js';
 import { clientMetadataDocuments } from '../oauth/client-metadata-documents.js';
 import { oauthServerOptions } from '../oauth/oauth-server-options.js';
@@ -213,7 +214,7 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
   async createConfidentialClient(request: ConfidentialClientRequest): Promise<CreatedConfidentialClient> {
     const headers = await this.operatorSession();
     try {
-      const created = (await this.auth.api.adminCreateOAuthClient({
+      const created = (await this.adminCreateOAuthClient({
         headers,
         body: {
           client_name: request.name,
@@ -235,6 +236,24 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
       };
     } finally {
       await this.endSession(headers);
+    }
+  }
+
+  /**
+   * The provider's admin endpoint; a registration it refuses (rules the caller did not check
+   * first) is VALIDATION_FAILED with its own words, not an unexpected error.
+   */
+  private async adminCreateOAuthClient(call: Parameters<ConsoleAuth['api']['adminCreateOAuthClient']>[0]): Promise<unknown> {
+    try {
+      return await this.auth.api.adminCreateOAuthClient(call);
+    } catch (error) {
+      if (!isBetterAuthRefusal(error)) throw error;
+      const body = (error as { body?: { error_description?: unknown; message?: unknown } }).body;
+      const reason = body?.error_description ?? body?.message;
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `The OAuth server refused the registration: ${typeof reason === 'string' ? reason : 'no reason given'}.`,
+      );
     }
   }
 
