@@ -9,6 +9,7 @@ import { ConsoleAuditModule } from '#core/console-audit/console-audit.module.js'
 import { ConsoleAuthModule } from '#core/console-auth/console-auth.module.js';
 import { FixturesModule } from '#core/fixtures/fixtures.module.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
+import { OAuthClientsModule } from '#core/oauth/oauth-clients.module.js';
 import { PaymentsModule } from '#core/payments/payments.module.js';
 import { SalesModule } from '#core/sales/sales.module.js';
 import { SandboxModule } from '#core/sandbox/sandbox.module.js';
@@ -50,6 +51,7 @@ export class AdminModule {
         SalesModule,
         SandboxModule,
         AppointmentWritesModule,
+        OAuthClientsModule,
         ...extensions.map(async (extension) => (await extension.admin()).module),
       ],
     };

@@ -11,6 +11,7 @@ import { registerFixturesCommands } from './commands/fixtures.command.js';
 import { registerKeyCommands } from './commands/key.command.js';
 import { registerMemberCommands } from './commands/member.command.js';
 import { registerMigrateCommand } from './commands/migrate.command.js';
+import { registerOAuthClientCommands } from './commands/oauth-client.command.js';
 import { registerPaymentCommands } from './commands/payment.command.js';
 import { registerSaleCommands } from './commands/sale.command.js';
 import { registerSandboxCommands } from './commands/sandbox.command.js';
@@ -74,6 +75,7 @@ async function buildProgram(
   registerPaymentCommands(program, context);
   registerSaleCommands(program, context);
   registerAppointmentCommands(program, context);
+  registerOAuthClientCommands(program, context);
   // Then the enabled extensions' commands (docs/extending.md).
   for (const extension of enableExtensions(extensionNames)) (await extension.admin()).register(program, context);
   return program;

@@ -14,11 +14,35 @@ import {
   type IssuedLink,
 } from './console-auth.js';
 import { consoleOrigin, consoleIsSecure } from './console-origin.js';
+import { DomainError } from '../errors/domain-error.js';
 import { dnsLookup } from '../notices/endpoints/host-lookup.js';
 import { clientMetadataDocuments } from '../oauth/client-metadata-documents.js';
 import { oauthServerOptions } from '../oauth/oauth-server-options.js';
 import { ConsoleSignInAudit, type SignInRefusal } from './console-sign-in-audit.service.js';
 import { ConsoleSignInsRepository } from './console-sign-ins.repository.js';
+
+/** A confidential OAuth client as `admin oauth-client create` asks for it (docs/design-record.md#d30). */
+export interface ConfidentialClientRequest {
+  name: string;
+  redirectUris: string[];
+  scopes: string[];
+  /** `native` when a redirect URI is http on a loopback address (RFC 8252 §7.3), else `web`. */
+  applicationType: 'web' | 'native';
+}
+
+/** What Better Auth answered: the client secret is whole here only, and stored as its hash. */
+export interface CreatedConfidentialClient {
+  clientId: string;
+  clientSecret: string;
+  createdAt: Date;
+}
+
+/**
+ * The console user the admin command line acts as where Better Auth's admin endpoints want a
+ * session: a reserved address (RFC 2606 `.invalid`) no mail reaches and no member has, so it can
+ * never sign in to the console. It owns the confidential clients the command line creates.
+ */
+export const OPERATOR_EMAIL = 'operator@admin.invalid';
 
 /** The signed-in e-mail identity behind a request, and the headers its answer must carry. */
 export interface ConsoleSessionLookup {
@@ -182,7 +206,72 @@ export class ConsoleAuthentication implements OnApplicationShutdown {
     return url;
   }
 
+  /**
+   * A confidential OAuth client (client_secret_basic, the authorization code and refresh grants,
+   * PKCE still required), made by the OAuth provider's own admin endpoint (docs/design-record.md#d30).
+   * That endpoint wants a signed-in user: the operator's, for this one call, then signed out.
+   */
+  async createConfidentialClient(request: ConfidentialClientRequest): Promise<CreatedConfidentialClient> {
+    const headers = await this.operatorSession();
+    try {
+      const created = (await this.adminCreateOAuthClient({
+        headers,
+        body: {
+          client_name: request.name,
+          redirect_uris: request.redirectUris,
+          scope: request.scopes.join(' '),
+          token_endpoint_auth_method: 'client_secret_basic',
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          application_type: request.applicationType,
+          require_pkce: true,
+        },
+      })) as { client_id: string; client_secret?: string; client_id_issued_at?: number };
+      if (!created.client_secret) throw new Error('the OAuth provider made a confidential client without a secret');
+      const issuedAt = created.client_id_issued_at;
+      return {
+        clientId: created.client_id,
+        clientSecret: created.client_secret,
+        createdAt: issuedAt === undefined ? new Date() : new Date(issuedAt * 1000),
+      };
+    } finally {
+      await this.endSession(headers);
+    }
+  }
+
+  /**
+   * The provider's admin endpoint; a registration it refuses (rules the caller did not check
+   * first) is VALIDATION_FAILED with its own words, not an unexpected error.
+   */
+  private async adminCreateOAuthClient(call: Parameters<ConsoleAuth['api']['adminCreateOAuthClient']>[0]): Promise<unknown> {
+    try {
+      return await this.auth.api.adminCreateOAuthClient(call);
+    } catch (error) {
+      if (!isBetterAuthRefusal(error)) throw error;
+      const body = (error as { body?: { error_description?: unknown; message?: unknown } }).body;
+      const reason = body?.error_description ?? body?.message;
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `The OAuth server refused the registration: ${typeof reason === 'string' ? reason : 'no reason given'}.`,
+      );
+    }
+  }
+
+  /** A session of the operator's console user (made at its first use), as the Cookie header of a call. */
+  private async operatorSession(): Promise<Headers> {
+    const token = await this.issueToken(OPERATOR_EMAIL);
+    const answer = await this.auth.api.magicLinkVerify({ query: { token }, headers: new Headers(), returnHeaders: true });
+    const cookie = answer.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    return new Headers({ cookie });
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    // Better Auth readies itself (the OAuth provider seeds its resources) from its creation on: a
+    // command that never called it can end before that is done, which must not outlive the pool.
+    await this.auth.$context.catch(() => undefined);
     await this.pool.end();
   }
 }
