@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
+import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
 import { REPO_ROOT } from '../utils/child-process.js';
 import { consentThroughConsole, listeningApi, signedInOwner, type CookieJar } from '../utils/oauth-owner.js';
 import { seed, type SeededBusiness } from '../utils/seed.js';
@@ -191,6 +192,9 @@ it("connects an app by the owner's consent with the documented blocks: register,
       scopes: expect.arrayContaining(['services.read', 'appointments.read', 'appointments.write']) as unknown,
     });
     expect((called[1] as { data: { name: string }[] }).data.map((service) => service.name)).toEqual(['Corte']);
+    // Pinned to the version current when the owner allowed it, as the text says.
+    const pinned = (await (await me(exchanged.access_token)).json()) as { key: { apiVersion: string } };
+    expect(pinned.key.apiVersion).toBe(CURRENT_API_VERSION);
 
     // A refresh: a new refresh token, and the new access token is taken.
     const [refreshed] = jsonValues(await shell.run(block('Refresh'))) as TokenAnswer[];
@@ -209,6 +213,7 @@ it("connects an app by the owner's consent with the documented blocks: register,
       body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshed.refresh_token }),
     });
     expect(again.status).toBe(400);
+    expect(((await again.json()) as { error: string }).error).toBe('invalid_grant');
     const connections = await owner.fetch(`${origin}/console/b/${business.slug}/connections`);
     expect(await connections.text()).toContain('Booking widget');
   } finally {
