@@ -23,6 +23,7 @@ import { AuditController } from './controllers/audit.controller.js';
 import { ConnectionsController } from './controllers/connections.controller.js';
 import { OAuthConsentController } from './controllers/oauth-consent.controller.js';
 import { OAuthModule } from '#core/oauth/oauth.module.js';
+import { OAuthEndpointLimits } from '#core/oauth/oauth-endpoint-limits.js';
 import { DeliveriesController } from './controllers/deliveries.controller.js';
 import { EventsController } from './controllers/events.controller.js';
 import { KeysController } from './controllers/keys.controller.js';
@@ -65,6 +66,8 @@ const PAGES = [
   providers: [
     mailTransportProvider,
     ConsoleLinkLimits,
+    // The OAuth server is served with the console (docs/design-record.md#d30): its endpoints' limits.
+    OAuthEndpointLimits,
     ConsoleLinkRequests,
     { provide: SIGN_IN_MAILER, useClass: TransportSignInMailer },
     ConsoleSessionGuard,

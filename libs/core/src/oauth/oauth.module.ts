@@ -4,7 +4,6 @@ import { BusinessesModule } from '../businesses/businesses.module.js';
 import { ClockModule } from '../clock/clock.module.js';
 import { SandboxModule } from '../sandbox/sandbox.module.js';
 import { AccessTokenCallers } from './access-token-callers.js';
-import { OAuthEndpointLimits } from './oauth-endpoint-limits.js';
 import { OAuthAccessTokens } from './oauth-access-tokens.service.js';
 import { OAuthGrantsRepository } from './oauth-grants.repository.js';
 import { OAuthGrantsService } from './oauth-grants.service.js';
@@ -13,12 +12,11 @@ import { OAuthGrantsService } from './oauth-grants.service.js';
 @Module({
   imports: [ApiKeysModule, BusinessesModule, ClockModule, SandboxModule],
   providers: [
-    OAuthEndpointLimits,
     OAuthGrantsRepository,
     OAuthGrantsService,
     OAuthAccessTokens,
     { provide: AccessTokenCallers, useExisting: OAuthAccessTokens },
   ],
-  exports: [OAuthEndpointLimits, OAuthGrantsService, OAuthGrantsRepository, AccessTokenCallers],
+  exports: [OAuthGrantsService, OAuthGrantsRepository, AccessTokenCallers],
 })
 export class OAuthModule {}
