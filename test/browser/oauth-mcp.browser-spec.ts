@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { createApiApp } from '#api/configure-app.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
 import { launchChromium } from '../utils/chromium.js';
+import { inspect } from '../utils/page-inspection.js';
 import { listeningApi } from '../utils/oauth-owner.js';
 import { seed, type SeededBusiness } from '../utils/seed.js';
 import { testConfig } from '../utils/test-config.js';
@@ -107,7 +108,8 @@ beforeAll(async () => {
       );
       return;
     }
-    received.set(url.searchParams.get('state') ?? '', url.searchParams.get('code') ?? '');
+    // Only the redirect counts: the browser also asks this origin for its icon.
+    if (url.pathname === '/callback') received.set(url.searchParams.get('state') ?? '', url.searchParams.get('code') ?? '');
     res.end('You can close this window.');
   });
   await new Promise<void>((done) => callbacks.listen(0, '127.0.0.1', done));
@@ -138,15 +140,26 @@ afterAll(async () => {
 });
 
 /** The owner, in Chromium, approves what the assistant asked for; the code the assistant received. */
-async function ownerApproves(authorizationUrl: URL): Promise<string> {
+async function ownerApproves(authorizationUrl: URL, screenshot?: string): Promise<string> {
   await page.goto(authorizationUrl.href);
   await page.waitForURL(/\/console\/oauth\/consent/);
+  if (screenshot) {
+    await inspect(page, 'consent', `${screenshot}-en`);
+    // The same page in Portuguese, as a Portuguese browser asks for it.
+    const pt = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-PT' });
+    await pt.addCookies(await page.context().cookies());
+    const ptPage = await pt.newPage();
+    await ptPage.goto(page.url());
+    expect(await ptPage.getAttribute('html', 'lang')).toBe('pt-PT');
+    await inspect(ptPage, 'consent (pt-PT)', `${screenshot}-pt-PT`);
+    await pt.close();
+  }
   await page.getByRole('combobox', { name: 'Business' }).selectOption(business.slug);
   await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL((url) => url.href.startsWith(`${callbackOrigin}/callback`));
   const state = authorizationUrl.searchParams.get('state') ?? '';
   const code = received.get(state);
-  if (!code) throw new Error('the assistant received no code');
+  if (!code) throw new Error(`the assistant received no code: ${page.url()}`);
   return code;
 }
 
@@ -175,7 +188,7 @@ it('connects an assistant by dynamic registration and the owner consent, then se
   expect(storage.info?.client_id).toBeTruthy();
   expect(storage.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
   expect(storage.authorizationUrl?.searchParams.get('resource')).toBe(`${origin}/mcp`);
-  await first.finishAuth(await ownerApproves(storage.authorizationUrl!));
+  await first.finishAuth(await ownerApproves(storage.authorizationUrl!, 'oauth-consent'));
   expect(storage.saved?.access_token).toMatch(/^oat_/);
 
   const client = await connected(storage);
@@ -224,8 +237,10 @@ it('registers by a Client ID Metadata Document, and a disconnect in the console 
   expect(await mcpStatus(originB, token)).toBe(200);
 
   await page.goto(`${origin}/console/b/${business.slug}/connections`);
+  await inspect(page, 'connections', 'connections-en');
   const row = page.locator('tr', { hasText: 'Metadata Document Assistant' });
   await row.getByRole('link', { name: 'Disconnect' }).click();
+  await inspect(page, 'disconnect confirmation');
   await page.getByRole('button', { name: 'Disconnect' }).click();
   await page.waitForURL(/\/connections$/);
   const revokedAt = Date.now();

@@ -88,7 +88,7 @@ export function connectionsPage(frame: PageFrame, grants: ListedGrant[], notice?
                 t.t('connections.created'),
                 t.t('connections.lastUsed'),
                 t.t('connections.approvedBy'),
-                '',
+                t.t('keys.actions'),
               ],
               grants.map((grant) => [
                 html`${grant.appName}<br /><small class="mono">${grant.clientId}</small>`,
