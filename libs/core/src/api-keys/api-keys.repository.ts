@@ -41,7 +41,8 @@ export interface ApiKeyLookup {
   app?: { clientId: string; name: string };
 }
 
-interface ApiKeyLookupRow {
+/** The columns a credential's lookup reads, whichever way it was found (a key's hash, a token). */
+export interface ApiKeyLookupRow {
   key_id: string;
   key_name: string;
   prefix: string;
@@ -177,6 +178,24 @@ const SET_EXPIRY = defineStatement<[businessId: string, id: string, expiresAt: D
   text: 'UPDATE api_keys SET expires_at = $3 WHERE business_id = $1 AND id = $2',
 });
 
+/** A credential's lookup from its row: a test credential's business is its sandbox, its slug and plan the live one's. */
+export function lookupOf(row: ApiKeyLookupRow): ApiKeyLookup {
+  return {
+    keyId: row.key_id,
+    keyName: row.key_name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    keyCreatedAt: row.key_created_at,
+    businessId: row.business_id,
+    tenantId: row.tenant_id,
+    businessSlug: row.business_slug,
+    plan: row.plan,
+    mode: row.sandbox ? 'test' : 'live',
+    apiVersion: row.api_version,
+    expiresAt: row.expires_at,
+  };
+}
+
 @Injectable()
 export class ApiKeysRepository {
   constructor(private readonly database: Database) {}
@@ -184,21 +203,7 @@ export class ApiKeysRepository {
   /** The one lookup that precedes knowing the business: by the key's hash. */
   async findActiveByHash(keyHash: string): Promise<ApiKeyLookup | null> {
     const row = await this.database.maybeOne(FIND_ACTIVE_BY_HASH, [keyHash]);
-    if (!row) return null;
-    return {
-      keyId: row.key_id,
-      keyName: row.key_name,
-      prefix: row.prefix,
-      scopes: row.scopes,
-      keyCreatedAt: row.key_created_at,
-      businessId: row.business_id,
-      tenantId: row.tenant_id,
-      businessSlug: row.business_slug,
-      plan: row.plan,
-      mode: row.sandbox ? 'test' : 'live',
-      apiVersion: row.api_version,
-      expiresAt: row.expires_at,
-    };
+    return row ? lookupOf(row) : null;
   }
 
   async insert(key: ApiKeyEntity): Promise<void> {

@@ -1,24 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiVersion } from '#contract/versions/api-versions.js';
 import { Database } from '#database/database.js';
-import type { Plan } from '#database/entities/business.entity.js';
 import { defineStatement } from '#database/statement.js';
-import type { ApiKeyLookup } from '../api-keys/api-keys.repository.js';
+import { lookupOf, type ApiKeyLookup, type ApiKeyLookupRow } from '../api-keys/api-keys.repository.js';
 
-interface CallerRow {
-  key_id: string;
-  key_name: string;
-  prefix: string;
-  scopes: string[];
-  key_created_at: Date;
-  business_id: string;
-  tenant_id: string;
-  business_slug: string;
-  plan: Plan;
-  sandbox: boolean;
-  api_version: ApiVersion;
-  client_id: string;
-}
+type CallerRow = ApiKeyLookupRow & { client_id: string };
 
 // An access token speaks for its grant while the token is unexpired and unrevoked, was issued for
 // the resource asked about, its grant is active and its app not disabled (docs/design-record.md#d30).
@@ -34,7 +20,7 @@ const FIND_CALLER_BY_ACCESS_TOKEN = defineStatement<[tokenHash: string, resource
             AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
          RETURNING id)
        SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at, k.api_version,
-              k.oauth_client_id AS client_id,
+              k.expires_at, k.oauth_client_id AS client_id,
               b.id AS business_id, coalesce(l.id, b.id) AS tenant_id, coalesce(l.slug, b.slug) AS business_slug, coalesce(l.plan, b.plan) AS plan,
               b.live_business_id IS NOT NULL AS sandbox
          FROM token JOIN api_keys k ON k.id::text = token.reference_id AND k.origin = 'oauth' AND k.revoked_at IS NULL
@@ -133,22 +119,7 @@ export class OAuthGrantsRepository {
 
   async callerOfAccessToken(tokenHash: string, resourceUrl: string): Promise<ApiKeyLookup | null> {
     const row = await this.database.maybeOne(FIND_CALLER_BY_ACCESS_TOKEN, [tokenHash, resourceUrl]);
-    if (!row) return null;
-    return {
-      keyId: row.key_id,
-      keyName: row.key_name,
-      prefix: row.prefix,
-      scopes: row.scopes,
-      keyCreatedAt: row.key_created_at,
-      businessId: row.business_id,
-      tenantId: row.tenant_id,
-      businessSlug: row.business_slug,
-      plan: row.plan,
-      mode: row.sandbox ? 'test' : 'live',
-      apiVersion: row.api_version,
-      expiresAt: null,
-      app: { clientId: row.client_id, name: row.key_name },
-    };
+    return row ? { ...lookupOf(row), app: { clientId: row.client_id, name: row.key_name } } : null;
   }
 
   app(clientId: string): Promise<OAuthApp | null> {

@@ -25,6 +25,18 @@ export const CLIENT_SECRET_PREFIX = 'ocs_';
 export const OAUTH_SIGN_IN_PAGE = '/console/oauth/sign-in';
 export const OAUTH_CONSENT_PAGE = '/console/oauth/consent';
 
+/** The columns both kinds of token have. */
+const TOKEN_FIELDS = {
+  clientId: 'client_id',
+  sessionId: 'session_id',
+  userId: 'user_id',
+  referenceId: 'reference_id',
+  authorizationCodeId: 'authorization_code_id',
+  requestedUserInfoClaims: 'requested_user_info_claims',
+  expiresAt: 'expires_at',
+  createdAt: 'created_at',
+} as const;
+
 /** The tables of Better Auth's OAuth provider, named and spelled as this database's others. */
 const OAUTH_SCHEMA = {
   oauthClient: {
@@ -80,14 +92,7 @@ const OAUTH_SCHEMA = {
   oauthRefreshToken: {
     modelName: 'oauth_refresh_tokens',
     fields: {
-      clientId: 'client_id',
-      sessionId: 'session_id',
-      userId: 'user_id',
-      referenceId: 'reference_id',
-      authorizationCodeId: 'authorization_code_id',
-      requestedUserInfoClaims: 'requested_user_info_claims',
-      expiresAt: 'expires_at',
-      createdAt: 'created_at',
+      ...TOKEN_FIELDS,
       rotatedAt: 'rotated_at',
       rotationReplayResponse: 'rotation_replay_response',
       rotationReplayExpiresAt: 'rotation_replay_expires_at',
@@ -96,17 +101,7 @@ const OAUTH_SCHEMA = {
   },
   oauthAccessToken: {
     modelName: 'oauth_access_tokens',
-    fields: {
-      clientId: 'client_id',
-      sessionId: 'session_id',
-      userId: 'user_id',
-      referenceId: 'reference_id',
-      authorizationCodeId: 'authorization_code_id',
-      requestedUserInfoClaims: 'requested_user_info_claims',
-      refreshId: 'refresh_id',
-      expiresAt: 'expires_at',
-      createdAt: 'created_at',
-    },
+    fields: { ...TOKEN_FIELDS, refreshId: 'refresh_id' },
   },
   oauthConsent: {
     modelName: 'oauth_consents',
