@@ -3,6 +3,8 @@ import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
 import { ServedContract } from '#contract/served-contract.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
+import { OAuthGrantsRepository } from '#core/oauth/oauth-grants.repository.js';
+import { oauthTokenHash } from '#core/oauth/oauth-token-hash.js';
 import { ContractResponseValidator } from '../utils/contract-response-validator.js';
 import { seed, type SeededBusiness } from '../utils/seed.js';
 import { consentThroughConsole, listeningApi, signedInOwner, type CookieJar } from '../utils/oauth-owner.js';
@@ -172,4 +174,27 @@ it('ends every token of a grant revoked on the Connections page', async () => {
   await new Promise((done) => setTimeout(done, 600));
   expect((await me(tokens.access_token)).status).toBe(401);
   await expect(refresh(tokens.refresh_token!)).rejects.toThrow();
+});
+
+it('ends, in the housekeeping, a grant none of whose tokens can be used any more, and keeps one in use', async () => {
+  const idle = await authorize(`${origin}/v1/api`, 'services.read offline_access', 'test');
+  const used = await authorize(`${origin}/v1/api`, 'appointments.read offline_access');
+  const db = app.get(DataSource);
+  const grantOf = async (token: string) =>
+    (
+      await db.query<{ reference_id: string }[]>('SELECT reference_id FROM oauth_access_tokens WHERE token = $1', [
+        oauthTokenHash(token.slice('oat_'.length)),
+      ])
+    )[0].reference_id;
+  const [idleGrant, usedGrant] = [await grantOf(idle.access_token), await grantOf(used.access_token)];
+  // 90 days unused, without waiting them: every token of the idle grant past its end.
+  await db.query(`UPDATE oauth_access_tokens SET expires_at = now() - interval '1 second' WHERE reference_id = $1`, [idleGrant]);
+  await db.query(`UPDATE oauth_refresh_tokens SET expires_at = now() - interval '1 second' WHERE reference_id = $1`, [idleGrant]);
+  await db.query(`UPDATE api_keys SET created_at = now() - interval '91 days' WHERE id = ANY($1::uuid[])`, [[idleGrant, usedGrant]]);
+
+  expect(await app.get(OAuthGrantsRepository).endUnusable(new Date())).toBeGreaterThanOrEqual(1);
+  const active = await db.query<{ id: string }[]>(`SELECT id::text FROM api_keys WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL`, [
+    [idleGrant, usedGrant],
+  ]);
+  expect(active.map((row) => row.id)).toEqual([usedGrant]);
 });

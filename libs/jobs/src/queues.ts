@@ -10,6 +10,8 @@ export const MaintenanceJob = {
   PurgeEmails: 'purge-emails',
   /** Deletes the owner console's sessions and sign-in links past their end (docs/design-record.md#d26). */
   PurgeConsoleSignIns: 'purge-console-sign-ins',
+  /** Ends the OAuth grants whose tokens can no longer be used (docs/design-record.md#d30). */
+  EndUnusableGrants: 'end-unusable-oauth-grants',
 } as const;
 export type MaintenanceJobName = (typeof MaintenanceJob)[keyof typeof MaintenanceJob];
 

@@ -112,6 +112,19 @@ const APP = defineStatement<[clientId: string], OAuthApp>({
   text: `SELECT client_id AS "clientId", name, coalesce(disabled, false) AS disabled FROM oauth_clients WHERE client_id = $1`,
 });
 
+// A grant none of whose tokens can be used any more has ended (docs/design-record.md#d30): unused
+// for 90 days its last refresh token expired, or the app revoked its tokens (RFC 7009). It is
+// revoked so that the Connections page and the budget of credentials stop counting it. A grant
+// younger than an hour may still be waiting for its code to be exchanged.
+const END_UNUSABLE_GRANTS = defineStatement<[now: Date], { id: string }>({
+  name: 'end_unusable_oauth_grants',
+  text: `UPDATE api_keys k SET revoked_at = $1
+ WHERE k.origin = 'oauth' AND k.revoked_at IS NULL AND k.created_at < $1::timestamptz - interval '1 hour'
+   AND NOT EXISTS (SELECT 1 FROM oauth_refresh_tokens r WHERE r.reference_id = k.id::text AND r.revoked IS NULL AND r.expires_at > $1)
+   AND NOT EXISTS (SELECT 1 FROM oauth_access_tokens a WHERE a.reference_id = k.id::text AND a.revoked IS NULL AND a.expires_at > $1)
+RETURNING k.id`,
+});
+
 /** Grants: the credentials of api_keys that an owner's consent made (origin `oauth`), and their tokens. */
 @Injectable()
 export class OAuthGrantsRepository {
@@ -171,6 +184,11 @@ export class OAuthGrantsRepository {
       await this.database.execute(REVOKE_GRANT_TOKENS, [id]);
       return revoked.name;
     });
+  }
+
+  /** Revokes the grants none of whose tokens can be used at `now`; how many. */
+  async endUnusable(now: Date): Promise<number> {
+    return (await this.database.rows(END_UNUSABLE_GRANTS, [now])).length;
   }
 
   /** Revokes every grant of the app and their tokens (the app itself revoked); how many grants. */

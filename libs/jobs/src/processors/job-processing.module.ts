@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConsoleSignInsRepository } from '#core/console-auth/console-sign-ins.repository.js';
+import { OAuthGrantsRepository } from '#core/oauth/oauth-grants.repository.js';
 import { IdempotencyModule } from '#core/idempotency/idempotency.module.js';
 import { MailModule } from '#core/mail/mail.module.js';
 import { NoticesModule } from '#core/notices/outbox/notices.module.js';
@@ -37,6 +38,7 @@ import { NoticeRelay } from './notices/notice-relay.js';
     EmailProcessor,
     EmailSweep,
     ConsoleSignInsRepository,
+    OAuthGrantsRepository,
     MaintenanceTasks,
     MaintenanceProcessor,
     MaintenanceSchedule,

@@ -12,5 +12,6 @@ export class MaintenanceSchedule implements OnApplicationBootstrap {
     await this.queues.maintenance.repeat(MaintenanceJob.PurgeNotices, PURGE_NOTICES_EVERY_MS);
     await this.queues.maintenance.repeat(MaintenanceJob.PurgeEmails, PURGE_NOTICES_EVERY_MS);
     await this.queues.maintenance.repeat(MaintenanceJob.PurgeConsoleSignIns, PURGE_NOTICES_EVERY_MS);
+    await this.queues.maintenance.repeat(MaintenanceJob.EndUnusableGrants, PURGE_NOTICES_EVERY_MS);
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, type Clock } from '#core/clock/clock.js';
 import { ConsoleSignInsRepository } from '#core/console-auth/console-sign-ins.repository.js';
+import { OAuthGrantsRepository } from '#core/oauth/oauth-grants.repository.js';
 import { IdempotencyRepository } from '#core/idempotency/idempotency.repository.js';
 import { OutboundEmailsRepository } from '#core/mail/outbound-emails.repository.js';
 import { NOTICE_RETENTION_DAYS, NOTICE_RETENTION_MS } from '#core/notices/outbox/notice-channel.js';
@@ -17,6 +18,7 @@ export class MaintenanceTasks {
     private readonly notices: NoticesRepository,
     private readonly emails: OutboundEmailsRepository,
     private readonly consoleSignIns: ConsoleSignInsRepository,
+    private readonly grants: OAuthGrantsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -40,6 +42,11 @@ export class MaintenanceTasks {
       case MaintenanceJob.PurgeConsoleSignIns: {
         const purged = await this.consoleSignIns.purgeEnded(this.clock.now());
         if (purged > 0) this.logger.log(`Purged ${purged} ended console sessions and sign-in links`);
+        return { purged };
+      }
+      case MaintenanceJob.EndUnusableGrants: {
+        const purged = await this.grants.endUnusable(this.clock.now());
+        if (purged > 0) this.logger.log(`Ended ${purged} OAuth grants whose tokens can no longer be used`);
         return { purged };
       }
     }
