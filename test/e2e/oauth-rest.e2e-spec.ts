@@ -3,6 +3,7 @@ import * as oauth from 'oauth4webapi';
 import { DataSource } from 'typeorm';
 import { ServedContract } from '#contract/served-contract.js';
 import { CURRENT_API_VERSION } from '#contract/versions/api-versions.js';
+import { ApiKeysService } from '#core/api-keys/api-keys.service.js';
 import { OAuthGrantsRepository } from '#core/oauth/oauth-grants.repository.js';
 import { oauthTokenHash } from '#core/oauth/oauth-token-hash.js';
 import { ContractResponseValidator } from '../utils/contract-response-validator.js';
@@ -197,4 +198,34 @@ it('ends, in the housekeeping, a grant none of whose tokens can be used any more
     [idleGrant, usedGrant],
   ]);
   expect(active.map((row) => row.id)).toEqual([usedGrant]);
+});
+
+it("counts a grant in the business's credentials: at 10 live ones the consent page says so and no grant is made", async () => {
+  const full = await seed({ plan: 'TEAM' });
+  const keys = app.get(ApiKeysService);
+  // The seeded owner's key and nine more: ten live credentials.
+  for (let n = 0; n < 9; n++) {
+    await keys.create({ businessSlug: full.slug, memberEmail: full.ownerEmail!, name: `Key ${n}`, scopes: ['services.read'] });
+  }
+  const fullOwner = await signedInOwner(app, full.slug, full.ownerEmail!);
+  const verifier = oauth.generateRandomCodeVerifier();
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'services.read',
+    state: 'at-the-limit',
+    resource: `${origin}/v1/api`,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  }).toString();
+  const back = await consentThroughConsole(fullOwner, url.href, { business: full.slug });
+  expect(back.pathname).toBe('/console/oauth/consent');
+  const page = await (await fullOwner.fetch(back.href)).text();
+  expect(page).toContain('at most 10 per mode');
+  const grants = await app
+    .get(DataSource)
+    .query<{ n: number }[]>(`SELECT count(*)::int AS n FROM api_keys WHERE business_id = $1 AND origin = 'oauth'`, [full.id]);
+  expect(grants).toEqual([{ n: 0 }]);
 });

@@ -1,5 +1,6 @@
 import { Get, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DomainError } from '#core/errors/domain-error.js';
 import { ConsoleAuditService } from '#core/console-audit/console-audit.service.js';
 import { ConsoleAuthentication } from '#core/console-auth/console-authentication.js';
 import { ConsoleLinks } from '#core/console-auth/console-links.service.js';
@@ -11,7 +12,8 @@ import { isScope } from '#core/scopes/scope.js';
 import { ConsoleAction, ConsoleController, ConsolePage } from '../console-controller.decorator.js';
 import { CONSOLE_CSP } from '../console-headers.js';
 import { ConsoleRedirect, signInNeeded } from '../console-exceptions.js';
-import type { SeeOther } from '../console-flow.js';
+import { ConsoleFlow, type SeeOther } from '../console-flow.js';
+import { refusalText } from '../console-forms.js';
 import { Console, Form, sessionOf, type ConsoleForm, type ConsoleState } from '../console-request.js';
 import { cookieHeaders } from '../console-session.guard.js';
 import { frameOf } from '../pages/layout.js';
@@ -35,6 +37,7 @@ export class OAuthConsentController {
     private readonly grants: OAuthGrantsService,
     private readonly apps: OAuthGrantsRepository,
     private readonly audit: ConsoleAuditService,
+    private readonly flow: ConsoleFlow,
   ) {}
 
   /** Not signed in: the console's sign-in, which comes back to the authorization afterwards. */
@@ -60,6 +63,7 @@ export class OAuthConsentController {
     if (!app || app.disabled || !redirect) return consentUnavailablePage(frame);
     // The approval's redirect goes to the app: the page's policy lets its form lead there.
     res.setHeader('Content-Security-Policy', CONSOLE_CSP.replace("form-action 'self'", `form-action 'self' ${formTarget(redirect)}`));
+    const refused = (await this.flow.taken(state)).find((flash) => flash.kind === 'error');
     return consentPage(
       frame,
       {
@@ -69,6 +73,7 @@ export class OAuthConsentController {
         scopes: (asked.get('scope') ?? '').split(' '),
       },
       await this.links.businessesOf(session.email),
+      refused?.kind === 'error' ? refusalText(state.translator, refused.code, refused.detail) : undefined,
     );
   }
 
@@ -89,14 +94,22 @@ export class OAuthConsentController {
     if (!app || !approved.some(isScope)) throw new ConsoleRedirect(`/console/oauth/consent?${oauthQuery}`);
     const membership = (await this.links.businessesOf(session.email)).find((m) => m.slug === form.field('business'));
     if (!membership) throw signInNeeded();
-    const { grantId } = await this.grants.approve({
-      businessSlug: membership.slug,
-      mode: form.field('mode') === 'test' ? 'test' : 'live',
-      memberEmail: session.email,
-      clientId,
-      appName: app.name ?? clientId,
-      scopes: approved,
-    });
+    let grantId: string;
+    try {
+      ({ grantId } = await this.grants.approve({
+        businessSlug: membership.slug,
+        mode: form.field('mode') === 'test' ? 'test' : 'live',
+        memberEmail: session.email,
+        clientId,
+        appName: app.name ?? clientId,
+        scopes: approved,
+      }));
+    } catch (error) {
+      // A refusal (the business's credentials at their limit, no sandbox on its plan) goes back to
+      // this same request's consent page, which says why; the owner may choose otherwise or deny.
+      if (!(error instanceof DomainError) || error.code === 'INTERNAL' || error.code === 'SERVICE_UNAVAILABLE') throw error;
+      return this.flow.seeOther(state, `/console/oauth/consent?${oauthQuery}`, { kind: 'error', code: error.code, detail: error.detail });
+    }
     await this.audit.record({
       businessId: membership.businessId,
       actorEmail: session.email,
