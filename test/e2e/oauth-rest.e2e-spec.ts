@@ -115,6 +115,18 @@ it('gets a token by consent that the REST API takes with the approved scopes', a
   expect(body.authentication).toEqual({ kind: 'app', app: { clientId: client.client_id, name: 'Booking widget' } });
   expect(body.key.mode).toBe('live');
   expect(body.key.scopes.map((s) => s.scope).sort()).toEqual(['appointments.read', 'services.read']);
+  // The remote MCP server refuses a token issued for the REST API.
+  const atMcp = await fetch(`${origin}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${tokens.access_token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  expect(atMcp.status).toBe(401);
+  expect(atMcp.headers.get('www-authenticate')).toContain(`resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
   // A scope the owner did not approve is refused as a key's would be.
   const payments = await fetch(`${origin}/v1/api/payments`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
   expect(payments.status).toBe(403);
