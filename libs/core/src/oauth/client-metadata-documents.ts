@@ -6,6 +6,7 @@ import {
   type Scope,
   type SchemaClient,
 } from '@better-auth/oauth-provider';
+import { Logger } from '@nestjs/common';
 import { fetch } from 'undici';
 import { isForbiddenCimdClientMetadataField, registerClientMetadataDocument } from '@better-auth/oauth-provider/internal';
 import { resolveDeliveryTarget, type TargetOptions } from '../notices/endpoints/delivery-target.js';
@@ -17,6 +18,8 @@ export const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
 export const CLIENT_METADATA_TIMEOUT_MS = 5_000;
 /** A stored document is fetched again when older than this, at the app's next authorization. */
 const CLIENT_METADATA_FRESH_MS = 60 * 60 * 1000;
+
+const logger = new Logger('ClientMetadataDocuments');
 
 export const CLIENT_METADATA_DISCOVERY_ID = 'client-id-metadata-document';
 
@@ -44,7 +47,16 @@ export function clientMetadataDocuments(rules: ClientMetadataFetchRules, options
     matches: isMetadataDocumentClientId,
     async resolve(ctx: GenericEndpointContext, clientId: string, existing: SchemaClient<Scope[]> | null) {
       if (existing?.updatedAt && Date.now() - new Date(existing.updatedAt).getTime() < CLIENT_METADATA_FRESH_MS) return existing;
-      const document = await fetchDocument(clientId, rules, dispatchers);
+      let document: Awaited<ReturnType<typeof fetchDocument>>;
+      try {
+        document = await fetchDocument(clientId, rules, dispatchers);
+      } catch (error) {
+        // An app whose document cannot be used is an unknown client (invalid_client), as the
+        // draft says; why is for the operator's log, not for whoever typed the URL.
+        if (!(error instanceof ClientMetadataRefused)) throw error;
+        logger.warn(`Client ID Metadata Document refused: ${error.message}`);
+        return null;
+      }
       const registered = await registerClientMetadataDocument(ctx, options(), {
         metadata: document,
         clientId,
