@@ -101,11 +101,16 @@ describe('SIGTERM', () => {
     api.process.kill('SIGTERM');
     // New connections are refused while the one under way is served.
     await eventually(
+      // A new connection each time: fetch would reuse a kept-alive one, which outlives the listener.
       () =>
-        fetch(`http://127.0.0.1:${port}/health/live`).then(
-          () => false,
-          () => true,
-        ),
+        new Promise<boolean>((resolve) => {
+          const probe = httpRequest({ host: '127.0.0.1', port, path: '/health/live', agent: false }, (res) => {
+            res.resume();
+            resolve(false);
+          });
+          probe.on('error', () => resolve(true));
+          probe.end();
+        }),
       // Generous: on a loaded machine the signal can take a while to be handled; what matters is
       // that the listener closes while the request under way is still served.
       20_000,
