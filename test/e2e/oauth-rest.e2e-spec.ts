@@ -53,7 +53,12 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** The whole authorization for `resource`: PKCE, the owner's consent, the code exchanged. */
-async function authorize(resource: string, scope = 'appointments.read services.read offline_access', mode: 'live' | 'test' = 'live') {
+async function authorize(
+  resource: string,
+  scope = 'appointments.read services.read offline_access',
+  mode: 'live' | 'test' = 'live',
+  by: { jar: CookieJar; business: string } = { jar: owner, business: business.slug },
+) {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
@@ -67,7 +72,7 @@ async function authorize(resource: string, scope = 'appointments.read services.r
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
   }).toString();
-  const back = await consentThroughConsole(owner, url.href, { business: business.slug, mode });
+  const back = await consentThroughConsole(by.jar, url.href, { business: by.business, mode });
   const params = oauth.validateAuthResponse(as, client, back, state);
   const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, {
     ...options,
@@ -240,4 +245,18 @@ it("counts a grant in the business's credentials: at 10 live ones the consent pa
     .get(DataSource)
     .query<{ n: number }[]>(`SELECT count(*)::int AS n FROM api_keys WHERE business_id = $1 AND origin = 'oauth'`, [full.id]);
   expect(grants).toEqual([{ n: 0 }]);
+});
+
+it('gives a grant 120 requests a minute of its own, as a key has', async () => {
+  const other = await seed({ plan: 'TEAM' });
+  const otherOwner = await signedInOwner(app, other.slug, other.ownerEmail!);
+  const tokens = await authorize(`${origin}/v1/api`, 'services.read', 'live', { jar: otherOwner, business: other.slug });
+  const call = (credential: string) => fetch(`${origin}/v1/api/me`, { headers: { authorization: `Bearer ${credential}` } });
+  for (let n = 1; n <= 120; n++) expect((await call(tokens.access_token)).status).toBe(200);
+  const refused = await call(tokens.access_token);
+  expect(refused.status).toBe(429);
+  expect(((await refused.json()) as { code: string }).code).toBe('API_RATE_LIMIT');
+  expect(refused.headers.get('ratelimit-policy')).toBe('120;w=60');
+  // The business's key is another credential with its own minute.
+  expect((await call(other.keys.owner.key)).status).toBe(200);
 });
