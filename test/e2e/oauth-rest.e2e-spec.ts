@@ -260,3 +260,18 @@ it('gives a grant 120 requests a minute of its own, as a key has', async () => {
   // The business's key is another credential with its own minute.
   expect((await call(other.keys.owner.key)).status).toBe(200);
 });
+
+it('makes one grant of two approvals of the same app, business and mode posted together', async () => {
+  const twice = await seed({ plan: 'TEAM' });
+  const twiceOwner = await signedInOwner(app, twice.slug, twice.ownerEmail!);
+  // Both consents at once: the business's credential lock puts one after the other, and the second
+  // renews the grant the first made instead of making another.
+  const both = await Promise.all(
+    [1, 2].map(() => authorize(`${origin}/v1/api`, 'services.read', 'live', { jar: twiceOwner, business: twice.slug })),
+  );
+  for (const tokens of both) expect((await me(tokens.access_token)).status).toBe(200);
+  const grants = await app
+    .get(DataSource)
+    .query<{ n: number }[]>(`SELECT count(*)::int AS n FROM api_keys WHERE business_id = $1 AND origin = 'oauth'`, [twice.id]);
+  expect(grants).toEqual([{ n: 1 }]);
+});

@@ -11,7 +11,7 @@ import {
 import { SchedulingClient } from './scheduling-client.js';
 
 /**
- * The OAuth token source against a fake authorization server (a fetch stub) that behaves as D30's:
+ * The OAuth token source against a fake authorization server (a fetch function of the test's own) that behaves as D30's:
  * opaque access tokens for an hour, refresh tokens that rotate on every use, the old one answering
  * the same pair again for a 30 s grace and ending the whole grant when sent after it
  * (docs/partners.md, "The SDK with an OAuth grant"). Time is a variable the tests move.
