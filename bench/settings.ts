@@ -49,6 +49,8 @@ export interface BenchOptions {
   /** Only these scenarios (S1…S9); all when empty. */
   only: string[];
   quick: boolean;
+  /** --trace-stalls: the API and the worker write their event-loop stalls, GC pauses and slow statements (stall-trace-preload.ts). */
+  traceStalls: boolean;
 }
 
 const FULL: BenchOptions = {
@@ -61,6 +63,7 @@ const FULL: BenchOptions = {
   profile: 'missed',
   only: [],
   quick: false,
+  traceStalls: false,
 };
 
 /** `--quick`: a smoke run of the whole harness in about two minutes; its figures are rough. */
@@ -82,6 +85,8 @@ const USAGE = `npm run bench [-- options]
   --only S2,S4       run only these scenarios
   --no-profile       skip the CPU profiles of missed targets
   --profile-all      profile every scenario, targets met or not
+  --trace-stalls     the API and the worker write their event-loop stalls, GC pauses and slow
+                     statements, with the time of each, to bench/results/tmp/stalls/
   --rebuild-data     build bench_template again even when it is up to date`;
 
 export interface ParsedArgs {
@@ -117,6 +122,9 @@ export function parseArgs(argv: string[]): ParsedArgs {
         break;
       case '--profile-all':
         options = { ...options, profile: 'all' };
+        break;
+      case '--trace-stalls':
+        options = { ...options, traceStalls: true };
         break;
       case '--rebuild-data':
         rebuildData = true;

@@ -119,8 +119,8 @@ export class Bench {
     const api = await PinnedProcess.start({
       name,
       core: APP_CORE,
-      nodeArgs: [...profileArgs(profiled), ...nodeFlags, API_SCRIPT],
-      env: { ...this.appEnv({ ...env, PORT: String(port) }), ...profileNotesEnv(profiled) },
+      nodeArgs: [...profileArgs(profiled), ...this.stallTraceArgs(), ...nodeFlags, API_SCRIPT],
+      env: { ...this.appEnv({ ...env, PORT: String(port) }), ...profileNotesEnv(profiled), ...this.stallTraceEnv(name) },
       readyUrl: `http://127.0.0.1:${port}/health/live`,
       ipc: profiled !== undefined,
     });
@@ -131,10 +131,22 @@ export class Bench {
     return PinnedProcess.start({
       name: 'worker',
       core: APP_CORE,
-      nodeArgs: [...profileArgs(profiled), WORKER_SCRIPT],
-      env: { ...this.appEnv(env), ...profileNotesEnv(profiled) },
+      nodeArgs: [...profileArgs(profiled), ...this.stallTraceArgs(), WORKER_SCRIPT],
+      env: { ...this.appEnv(env), ...profileNotesEnv(profiled), ...this.stallTraceEnv('worker') },
       ipc: profiled !== undefined,
     });
+  }
+
+  private stallTraceArgs(): string[] {
+    return this.options.traceStalls ? ['--import', './dist/bench/harness/stall-trace-preload.js'] : [];
+  }
+
+  /** Where a traced process writes its stalls: one file per process name, under bench/results/tmp/stalls. */
+  private stallTraceEnv(name: string): Record<string, string> {
+    if (!this.options.traceStalls) return {};
+    const dir = join(ARTEFACTS, 'stalls');
+    mkdirSync(dir, { recursive: true });
+    return { BENCH_STALL_TRACE: join(dir, `${RUN_NAME}-${name.replace(/[^a-z0-9]+/gi, '-')}.log`) };
   }
 
   /** A baseline server from dist/bench/servers, ready when `readyPath` answers. */
