@@ -57,7 +57,6 @@ import { WebhookEndpointsController } from './controllers/webhook-endpoints.cont
 import { EventsModule } from '#core/notices/event-log/events.module.js';
 import { WebhooksModule } from '#core/notices/webhooks.module.js';
 import { JsonBodyGuard } from './http/json-body.js';
-import { ConsoleModule } from './console/console.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { ProblemDetailsFilter } from './http/problem-details.filter.js';
 
@@ -98,8 +97,9 @@ export class ApiModule {
         AvailabilityModule,
         WebhooksModule,
         EventsModule,
-        // The owner's console (docs/design-record.md#d29); CONSOLE=off serves none of its paths.
-        ...(config.CONSOLE ? [ConsoleModule] : []),
+        // The owner's console (docs/design-record.md#d29); CONSOLE=off serves none of its paths and
+        // loads none of its code, Better Auth's included (docs/design-record.md#per-request-cost).
+        ...(config.CONSOLE ? [import('./console/console.module.js').then(({ ConsoleModule }) => ({ module: ConsoleModule }))] : []),
         // The remote MCP server at /mcp, for AI assistants with OAuth access tokens (docs/design-record.md#d30).
         McpModule,
         // With Redis the worker app runs the jobs, and the API only looks at their queues; without

@@ -11,12 +11,13 @@ import { requestIdMiddleware } from './http/request-id.middleware.js';
 import { requestTenantScope } from './http/request-tenant-scope.js';
 import { securityHeadersMiddleware } from './http/security-headers.js';
 import { limitRequestTimes } from './http/server-timeouts.js';
+import { oneLayer } from './http/one-layer.js';
 import { weakEtag } from './http/weak-etag.js';
 import { API_PREFIX } from './http/api-prefix.js';
 import { defaultApiVersionHeader } from '#http/api-version.js';
 import { API_INDEX_PATHS } from './docs/api-index.controller.js';
-import { CONSOLE_ROUTES } from './console/console-controller.decorator.js';
-import { mountOAuthServer } from './oauth/oauth-server-routes.js';
+import { CONSOLE_ROUTES } from './console/console-paths.js';
+import { OAUTH_SERVER_MOUNT, type OAuthServerMount } from './oauth/oauth-server-mount.js';
 import { MCP_PATH } from './mcp/mcp.controller.js';
 import { AnswerShaper } from '#contract/versions/answer-shaper.js';
 
@@ -40,12 +41,16 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   // Whom to believe about the client's scheme, host and address (TRUSTED_PROXIES hops).
   app.set('trust proxy', app.get(AppConfig).TRUSTED_PROXIES);
   limitRequestTimes(app.getHttpServer(), app.get(AppConfig));
-  app.use(requestIdMiddleware);
-  app.use(requestTenantScope);
-  app.use(defaultApiVersionHeader);
-  app.use(app.get(RequestLogging).middleware);
-  app.use(securityHeadersMiddleware);
-  app.use(app.get(HttpMetrics).middleware);
+  app.use(
+    oneLayer(
+      requestIdMiddleware,
+      requestTenantScope,
+      defaultApiVersionHeader,
+      app.get(RequestLogging).middleware,
+      securityHeadersMiddleware,
+      app.get(HttpMetrics).middleware,
+    ),
+  );
   // Off unless configured: without the token the path is an unknown route (404). The dashboard
   // reads its own bodies, after its own token check.
   const { QUEUE_DASHBOARD_TOKEN, QUEUE_DASHBOARD_WRITE } = app.get(AppConfig);
@@ -54,7 +59,7 @@ export function configureApiApp(app: NestExpressApplication): NestExpressApplica
   }
   // The OAuth server's routes and metadata come before the API's (docs/design-record.md#d30); its
   // sign-in and consent are console pages, so it is served with the console.
-  if (app.get(AppConfig).CONSOLE) mountOAuthServer(app);
+  if (app.get(AppConfig).CONSOLE) app.get<string, OAuthServerMount>(OAUTH_SERVER_MOUNT).mount(app);
   // Operations endpoints live outside the versioned API; so does the index, at / and /v1/api itself,
   // the owner's console (docs/design-record.md#d29) and the remote MCP server (#d30).
   app.setGlobalPrefix(API_PREFIX, {

@@ -5,11 +5,7 @@ import { ConsoleExceptionFilter } from './console-exception.filter.js';
 import { ConsoleFormGuard } from './console-form.guard.js';
 import { ConsoleRefusalInterceptor, RefusedTo } from './console-refusal.interceptor.js';
 import { ConsoleSessionGuard } from './console-session.guard.js';
-
-export const CONSOLE_PATH = 'console';
-
-/** The console's paths, left out of the API's /v1/api prefix. */
-export const CONSOLE_ROUTES = [CONSOLE_PATH, `${CONSOLE_PATH}/{*path}`];
+import { CONSOLE_PATH } from './console-paths.js';
 
 /**
  * A controller of the console's pages (docs/design-record.md#d29): under /console, outside the API's

@@ -24,6 +24,8 @@ import { ConnectionsController } from './controllers/connections.controller.js';
 import { OAuthConsentController } from './controllers/oauth-consent.controller.js';
 import { OAuthModule } from '#core/oauth/oauth.module.js';
 import { OAuthEndpointLimits } from '#core/oauth/oauth-endpoint-limits.js';
+import { OAUTH_SERVER_MOUNT, type OAuthServerMount } from '../oauth/oauth-server-mount.js';
+import { mountOAuthServer } from '../oauth/oauth-server-routes.js';
 import { DeliveriesController } from './controllers/deliveries.controller.js';
 import { EventsController } from './controllers/events.controller.js';
 import { KeysController } from './controllers/keys.controller.js';
@@ -68,6 +70,7 @@ const PAGES = [
     ConsoleLinkLimits,
     // The OAuth server is served with the console (docs/design-record.md#d30): its endpoints' limits.
     OAuthEndpointLimits,
+    { provide: OAUTH_SERVER_MOUNT, useValue: { mount: mountOAuthServer } satisfies OAuthServerMount },
     ConsoleLinkRequests,
     { provide: SIGN_IN_MAILER, useClass: TransportSignInMailer },
     ConsoleSessionGuard,
