@@ -65,7 +65,7 @@ const APPOINTMENT_COLUMNS = `a.id, a.status, a.starts_at, a.ends_at, a.duration_
   JOIN staff s ON s.id = a.staff_id
   JOIN clients c ON c.id = a.client_id`;
 
-const FIND_BY_ID = defineStatement<[businessId: string, id: string], AppointmentRow>({
+export const FIND_BY_ID = defineStatement<[businessId: string, id: string], AppointmentRow>({
   name: 'find_appointment',
   text: `SELECT ${APPOINTMENT_COLUMNS}
  WHERE a.business_id = $1 AND a.id = $2`,

@@ -109,7 +109,7 @@ SELECT EXISTS (SELECT FROM appointment) AS inserted,
 });
 
 // Asked only when an insert wrote no appointment: a code clash (draw again) or the slot taken.
-const CODE_TAKEN = defineStatement<[businessId: string, code: string], { taken: boolean }>({
+export const CODE_TAKEN = defineStatement<[businessId: string, code: string], { taken: boolean }>({
   name: 'appointment_code_taken',
   text: 'SELECT EXISTS (SELECT FROM appointments WHERE business_id = $1 AND code = $2) AS taken',
 });

@@ -59,7 +59,7 @@ RETURNING created_at AS "createdAt", updated_at AS "updatedAt"`,
  * e-mail (in any case). Asked only after an insert that did nothing (ON CONFLICT DO NOTHING keeps
  * the transaction usable, so the clash is named in it: docs/design-record.md#d23).
  */
-const CLIENT_CLASH = defineStatement<[businessId: string, phone: string | null, email: string | null], ClientClash>({
+export const CLIENT_CLASH = defineStatement<[businessId: string, phone: string | null, email: string | null], ClientClash>({
   name: 'client_clash',
   text: `SELECT id, coalesce(phone = $2::text, false) AS "samePhone"
   FROM clients

@@ -11,7 +11,7 @@ export type LiveRecord = Pick<IdempotencyRecordEntity, 'fingerprint' | 'response
  * within its retention. An expired record that the purge job has not reached yet is deleted by the
  * same statement, freeing the key. Planned on every call: idempotency_records starts empty.
  */
-const TAKE_LIVE = defineStatement<[apiKeyId: string, idempotencyKey: string], LiveRecord>({
+export const TAKE_LIVE = defineStatement<[apiKeyId: string, idempotencyKey: string], LiveRecord>({
   name: 'take_live_idempotency_record',
   text: `WITH expired AS (
   DELETE FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at <= now()
@@ -60,7 +60,7 @@ const INSERT_RECORD = defineStatement<RecordParams>({
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 });
 
-const PURGE_EXPIRED = defineStatement<[now: Date]>({
+export const PURGE_EXPIRED = defineStatement<[now: Date]>({
   name: 'purge_idempotency_records',
   text: 'DELETE FROM idempotency_records WHERE expires_at < $1',
 });
@@ -70,7 +70,7 @@ const PURGE_EXPIRED = defineStatement<[now: Date]>({
  * claim, or one that lapsed, is taken; a live one is left as it is and its fingerprint returned,
  * so the caller can tell a duplicate in flight from a different request under the same key.
  */
-const CLAIM = defineStatement<
+export const CLAIM = defineStatement<
   [apiKeyId: string, idempotencyKey: string, fingerprint: string, expiresAt: Date],
   { taken: boolean; fingerprint: string }
 >({
@@ -92,7 +92,7 @@ const RELEASE_CLAIM = defineStatement<[apiKeyId: string, idempotencyKey: string]
   text: 'DELETE FROM idempotency_claims WHERE api_key_id = $1 AND idempotency_key = $2',
 });
 
-const PURGE_LAPSED_CLAIMS = defineStatement<[now: Date]>({
+export const PURGE_LAPSED_CLAIMS = defineStatement<[now: Date]>({
   name: 'purge_idempotency_claims',
   text: 'DELETE FROM idempotency_claims WHERE expires_at < $1',
 });

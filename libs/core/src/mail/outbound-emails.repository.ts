@@ -19,7 +19,7 @@ const INSERT_OUTBOUND_EMAILS = defineStatement<[emails: string]>({
 });
 
 // SKIP LOCKED lets several workers relay at once without waiting for or repeating each other.
-const LOCK_UNRELAYED = defineStatement<[limit: number], { id: string }>({
+export const LOCK_UNRELAYED = defineStatement<[limit: number], { id: string }>({
   name: 'lock_unrelayed_emails',
   text: 'SELECT id FROM outbound_emails WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED',
 });
@@ -52,13 +52,16 @@ const RECORD_FAILURE = defineStatement<[id: string, error: string]>({
   text: 'UPDATE outbound_emails SET last_error = $2, attempts = attempts + 1 WHERE id = $1',
 });
 
-const PURGE_BATCH = defineStatement<[cutoff: Date, batchSize: number]>({
+export const PURGE_BATCH = defineStatement<[cutoff: Date, batchSize: number]>({
   name: 'purge_outbound_emails',
   text: 'DELETE FROM outbound_emails WHERE id IN (SELECT id FROM outbound_emails WHERE created_at < $1 ORDER BY created_at LIMIT $2)',
 });
 
 // Relayed and not sent, with sends left: the e-mails whose job should exist. Keyset by (created_at, id).
-const UNSENT_RELAYED = defineStatement<[maxAttempts: number, afterTime: Date | null, afterId: string | null, limit: number], UnsentEmail>({
+export const UNSENT_RELAYED = defineStatement<
+  [maxAttempts: number, afterTime: Date | null, afterId: string | null, limit: number],
+  UnsentEmail
+>({
   name: 'unsent_relayed_emails',
   text: `SELECT id, created_at AS "createdAt" FROM outbound_emails
  WHERE sent_at IS NULL AND relayed_at IS NOT NULL AND attempts < $1

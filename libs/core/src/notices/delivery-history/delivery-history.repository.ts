@@ -88,7 +88,7 @@ const ATTEMPT_JOINS = `LEFT JOIN LATERAL (
  * A business's deliveries, newest first (notice_deliveries_business_created_idx), in keyset
  * pages, each with its attempts counted and its last one: the console's deliveries page.
  */
-const DELIVERY_PAGE = defineStatement<
+export const DELIVERY_PAGE = defineStatement<
   [
     businessId: string,
     eventType: string | null,
@@ -127,7 +127,7 @@ const DELIVERY_BY_ID = defineStatement<[businessId: string, id: string], StoredD
 });
 
 /** A delivery's attempts, oldest first, each with the schedule it belongs to (a 1 begins one). */
-const ATTEMPTS_OF = defineStatement<[businessId: string, deliveryId: string], StoredAttempt>({
+export const ATTEMPTS_OF = defineStatement<[businessId: string, deliveryId: string], StoredAttempt>({
   name: 'delivery_history_attempts',
   text: `SELECT a.attempt, greatest(1, sum((a.attempt = 1)::int) OVER (ORDER BY a.attempted_at, a.id))::int AS schedule,
        a.attempted_at AS "attemptedAt", a.status_code AS "statusCode", a.duration_ms AS "durationMs", a.error, a.failure,

@@ -158,7 +158,7 @@ ON CONFLICT DO NOTHING
 RETURNING business_id, notice_id, endpoint_id`,
 });
 
-const DELIVERIES_FOR_SENDING = defineStatement<[businessIds: string[], noticeIds: string[], endpointIds: string[]], SendingRow>({
+export const DELIVERIES_FOR_SENDING = defineStatement<[businessIds: string[], noticeIds: string[], endpointIds: string[]], SendingRow>({
   name: 'deliveries_for_sending',
   text: `SELECT d.id, d.business_id AS "businessId", d.notice_id AS "noticeId", d.endpoint_id AS "endpointId",
        d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt", n.payload,
@@ -252,7 +252,7 @@ SELECT $1, d.id, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13, $14 FROM
  * redelivery started a new schedule, so this one was final), else the delivery's own schedule
  * when it is still PENDING after exactly this attempt.
  */
-const ENDPOINT_ATTEMPTS_PAGE = defineStatement<
+export const ENDPOINT_ATTEMPTS_PAGE = defineStatement<
   [endpointId: string, since: Date, beforeTime: string | null, beforeId: string | null, limit: number],
   EndpointAttemptRow
 >({
@@ -283,7 +283,7 @@ const ENDPOINT_ATTEMPTS_PAGE = defineStatement<
  * later, or named explicitly) is created, and one still PENDING is left to run. What happened
  * before stays (docs/design-record.md#d23): the attempts, and delivered_at, when it was received.
  */
-const REDELIVER = defineStatement<[ids: string[], businessId: string, noticeId: string, endpointIds: string[]], RefRow>({
+export const REDELIVER = defineStatement<[ids: string[], businessId: string, noticeId: string, endpointIds: string[]], RefRow>({
   name: 'redeliver_notice',
   text: `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at, created_at, updated_at)
 SELECT t.id, $2, $3, t.endpoint_id, 'PENDING', 0, now(), now(), now()
@@ -372,13 +372,16 @@ const SETTLE = defineStatement<
  WHERE business_id = $1 AND id = $2`,
 });
 
-const FAIL_PENDING_OF_ENDPOINT = defineStatement<[businessId: string, endpointId: string]>({
+export const FAIL_PENDING_OF_ENDPOINT = defineStatement<[businessId: string, endpointId: string]>({
   name: 'fail_pending_deliveries_of_endpoint',
   text: `UPDATE notice_deliveries SET status = 'FAILED', next_attempt_at = NULL, updated_at = now()
  WHERE business_id = $1 AND endpoint_id = $2 AND status = 'PENDING'`,
 });
 
-const DUE_DELIVERIES = defineStatement<[now: Date | null, afterTime: Date | null, afterId: string | null, limit: number], DueDelivery>({
+export const DUE_DELIVERIES = defineStatement<
+  [now: Date | null, afterTime: Date | null, afterId: string | null, limit: number],
+  DueDelivery
+>({
   name: 'due_notice_deliveries',
   text: `SELECT id, business_id AS "businessId", notice_id AS "noticeId", endpoint_id AS "endpointId",
        next_attempt_at AS "nextAttemptAt"
@@ -389,7 +392,7 @@ const DUE_DELIVERIES = defineStatement<[now: Date | null, afterTime: Date | null
  LIMIT $4`,
 });
 
-const LIST_DELIVERIES = defineStatement<
+export const LIST_DELIVERIES = defineStatement<
   [businessId: string, status: DeliveryStatus | null, noticeId: string | null, limit: number],
   DeliveryListRow
 >({

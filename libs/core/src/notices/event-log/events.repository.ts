@@ -53,7 +53,7 @@ function deliveryCountsOf(notice: string): string {
         WHERE d.notice_id = ${notice}.id) c`;
 }
 
-const EVENT_PAGE = defineStatement<
+export const EVENT_PAGE = defineStatement<
   [
     businessId: string,
     types: readonly string[],
@@ -78,7 +78,7 @@ const EVENT_PAGE = defineStatement<
  ORDER BY p.created_at DESC, p.id DESC`,
 });
 
-const EVENT_BY_ID = defineStatement<[businessId: string, id: string, types: readonly string[], since: string], EventRow>({
+export const EVENT_BY_ID = defineStatement<[businessId: string, id: string, types: readonly string[], since: string], EventRow>({
   name: 'event_by_id',
   text: `SELECT n.id, n.type, n.payload, c.pending, c.delivered, c.failed,
        (extract(epoch FROM n.created_at) * 1000000)::bigint::text AS position

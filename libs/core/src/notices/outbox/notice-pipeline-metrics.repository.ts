@@ -13,7 +13,7 @@ export interface OutboxBacklog {
   oldestAgeSeconds: number;
 }
 
-const OUTBOX_BACKLOG = defineStatement<[], { unrelayed: string; oldest_age_seconds: string | null }>({
+export const OUTBOX_BACKLOG = defineStatement<[], { unrelayed: string; oldest_age_seconds: string | null }>({
   name: 'outbox_backlog',
   text: `SELECT count(*)::text AS unrelayed, extract(epoch FROM now() - min(created_at))::text AS oldest_age_seconds
   FROM notices WHERE relayed_at IS NULL`,

@@ -32,7 +32,7 @@ const NOTIFY_WORKER = defineStatement<[channel: string, payload: string]>({
 
 // Rows locked by another relay are skipped rather than waited for, so any number of workers relay
 // in parallel and never the same notice twice. Across businesses: the relay serves them all.
-const CLAIM_UNRELAYED = defineStatement<[limit: number], ClaimedNotice>({
+export const CLAIM_UNRELAYED = defineStatement<[limit: number], ClaimedNotice>({
   name: 'claim_unrelayed_notices',
   text: `SELECT id, business_id AS "businessId", type, payload->'data'->>'id' AS "subjectId", emails FROM notices
  WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -49,7 +49,7 @@ const NOTICE_BY_ID = defineStatement<[businessId: string, id: string], NoticeEnt
   FROM notices WHERE business_id = $1 AND id = $2`,
 });
 
-const PURGE_BATCH = defineStatement<[cutoff: Date, batchSize: number]>({
+export const PURGE_BATCH = defineStatement<[cutoff: Date, batchSize: number]>({
   name: 'purge_notices',
   text: 'DELETE FROM notices WHERE id IN (SELECT id FROM notices WHERE created_at < $1 ORDER BY created_at LIMIT $2)',
 });
