@@ -20,7 +20,9 @@ export class VersionShapingInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const shape = context.switchToHttp().getRequest<ApiRequest>().answerShape;
     const facts = shape?.operationId === undefined ? undefined : this.contract.operation(shape.operationId);
-    if (!shape || !facts) return next.handle();
+    // Nothing to change (the current version's answer): no step added to the answer's stream
+    // (docs/design-record.md#per-request-cost).
+    if (!shape || !facts || !this.shaper.reshapesAnswer(shape.version, facts.operationId)) return next.handle();
     return next
       .handle()
       .pipe(

@@ -39,6 +39,11 @@ export class AnswerShaper {
     return laterApiVersion(pinned, this.versionIntroducing(operationId));
   }
 
+  /** Whether an answer of this operation for this version differs from the current version's at all. */
+  reshapesAnswer(version: ApiVersion, operationId: string): boolean {
+    return changesAfter(this.answerVersionOf(version, operationId)).length > 0;
+  }
+
   /** The answer of an operation with this status, as a caller pinned to `version` is given it. */
   shapeAnswer(version: ApiVersion, operationId: string, status: number, body: unknown): unknown {
     const changes = changesAfter(this.answerVersionOf(version, operationId));
