@@ -52,7 +52,16 @@ export async function bookingScenario(bench: Bench): Promise<ScenarioReport> {
       method:
         'Each request books a distinct free slot (staff working 00:00–24:00, half-hour grid from 2035) with its own Idempotency-Key; the baseline is one INSERT … SELECT into appointments per request (same columns, same constraints), no transaction around it.',
       figures: [
-        figure('S4', 'ours / raw insert (throughput)', 'ratio', ratios(rps('ours'), rps('raw insert')), { op: '>=', value: 0.35 }),
+        // Issue 37's target: the whole machine's CPU per booking. The ratio to a raw INSERT is kept
+        // as information: the INSERT keeps no idempotency record, reads no facts, writes no notice.
+        figure(
+          'S4',
+          'ours machine CPU per booking (API + PostgreSQL + Redis)',
+          'µs',
+          samples.ours.map((s) => s.cpuUsPerRequest + s.engineCpuUsPerRequest.postgres + s.engineCpuUsPerRequest.redis),
+          { op: '<=', value: 1500 },
+        ),
+        figure('S4', 'ours / raw insert (throughput)', 'ratio', ratios(rps('ours'), rps('raw insert'))),
         figure('S4', 'ours throughput', 'req/s', rps('ours')),
         figure('S4', 'raw insert throughput', 'req/s', rps('raw insert')),
         figure(
@@ -72,6 +81,12 @@ export async function bookingScenario(bench: Bench): Promise<ScenarioReport> {
           'ours PostgreSQL CPU per request',
           'µs',
           samples.ours.map((s) => s.engineCpuUsPerRequest.postgres),
+        ),
+        figure(
+          'S4',
+          'ours Redis CPU per request',
+          'µs',
+          samples.ours.map((s) => s.engineCpuUsPerRequest.redis),
         ),
         figure(
           'S4',
