@@ -39,35 +39,31 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ['gc'] });
 
+/** Writes `line(ms)` once `result` (when it is a promise) settles later than SQL_MS after `started`. */
+function whenSlow(result: unknown, started: number, line: (ms: number) => string): void {
+  if (!(result instanceof Promise)) return;
+  void result.then(
+    () => {
+      const ms = performance.now() - started;
+      if (ms > SQL_MS) write(line(Math.round(ms)));
+    },
+    () => undefined,
+  );
+}
+
 // Every statement of TypeORM and of raw pg goes through Client#query; a promise is what both use.
 const query = Reflect.get(pg.Client.prototype, 'query') as (this: pg.Client, ...args: unknown[]) => unknown;
 Reflect.set(pg.Client.prototype, 'query', function timedQuery(this: pg.Client, ...args: unknown[]) {
   const started = performance.now();
   const result = query.apply(this, args);
-  if (result instanceof Promise) {
-    void result.then(
-      () => {
-        const ms = performance.now() - started;
-        if (ms > SQL_MS) write(`sql ${Math.round(ms)} ms ${describeStatement(args[0])}`);
-      },
-      () => undefined,
-    );
-  }
+  whenSlow(result, started, (ms) => `sql ${ms} ms ${describeStatement(args[0])}`);
   return result;
 });
 const connect = Reflect.get(pg.Pool.prototype, 'connect') as (this: pg.Pool, ...args: unknown[]) => unknown;
 Reflect.set(pg.Pool.prototype, 'connect', function timedConnect(this: pg.Pool, ...args: unknown[]) {
   const started = performance.now();
   const result = connect.apply(this, args);
-  if (result instanceof Promise) {
-    void result.then(
-      () => {
-        const ms = performance.now() - started;
-        if (ms > SQL_MS) write(`pool checkout ${Math.round(ms)} ms (${this.totalCount} open, ${this.waitingCount} waiting)`);
-      },
-      () => undefined,
-    );
-  }
+  whenSlow(result, started, (ms) => `pool checkout ${ms} ms (${this.totalCount} open, ${this.waitingCount} waiting)`);
   return result;
 });
 

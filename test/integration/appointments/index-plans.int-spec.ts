@@ -23,6 +23,7 @@ import { parseDateTime } from '#core/pagination/epoch-micros.js';
 import type { BoundStatement, Statement, StatementParams } from '#database/statement.js';
 import { seed } from '../../utils/seed.js';
 import { startTestContext, type TestContext, type TestSql } from '../../utils/test-context.js';
+import { bulkInsert } from '../../utils/bulk-insert.js';
 
 /**
  * Every row a booking or a delivery writes pays for every index of its table (issue 37; the write
@@ -258,18 +259,6 @@ async function indexesPlanned(text: string, params: readonly unknown[]): Promise
   });
 }
 
-/**
- * A bulk insert of the setup, written directly (the fixture loader writes a row at a time), with
- * the instants it gives kept (docs/design-record.md#d27): rows spread over time, as a business's are.
- */
-async function bulkInsert(text: string, params: unknown[]): Promise<void> {
-  await db.transaction(async (sql) => {
-    await sql.query('SET LOCAL statement_timeout = 0');
-    await sql.query(`SELECT set_config('app.given_stamps', 'on', true)`);
-    await sql.query(text, params);
-  });
-}
-
 beforeAll(async () => {
   context = await startTestContext({ imports: [AppointmentReadsModule, ClientReadsModule] });
   db = context.sql;
@@ -284,6 +273,7 @@ beforeAll(async () => {
   const [{ id: apiKeyId }] = await db.query<{ id: string }[]>('SELECT id FROM api_keys WHERE business_id = $1', [businessId]);
 
   await bulkInsert(
+    db,
     `INSERT INTO clients (id, business_id, name, phone, email, consent, created_at, updated_at)
      SELECT gen_random_uuid(), $1, 'Client ' || i, '+35191' || lpad(i::text, 7, '0'), 'client' || i || '@example.com', true, t, t
        FROM generate_series(1, ${ROWS}) AS i, LATERAL (SELECT timestamptz '2024-01-01T00:00:00Z' + i * interval '1 minute' AS t) AS stamp`,
@@ -292,6 +282,7 @@ beforeAll(async () => {
   // Four members in turn, a 30-minute appointment every 30 minutes (a member's never overlap),
   // statuses and 50 clients in rotation, each updated when it starts.
   await bulkInsert(
+    db,
     `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
                                price_cents, currency, source, code, created_at, updated_at)
      SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', c.id,
@@ -315,6 +306,7 @@ beforeAll(async () => {
   const businessIds = [businessId, ...neighbours.map((neighbour) => neighbour.id)];
   const endpointIds = [endpointId, ...neighbours.map((neighbour) => neighbour.webhooks.hook.id)];
   await bulkInsert(
+    db,
     `INSERT INTO notices (id, business_id, type, payload, created_at, relayed_at)
      SELECT gen_random_uuid(), CASE WHEN i % 100 = 0 THEN $2::uuid ELSE ($1::uuid[])[1 + i % ${NEIGHBOURS}] END, 'appointment.created',
             jsonb_build_object('data', jsonb_build_object('id', gen_random_uuid())), t, CASE WHEN i <= ${ROWS - 100} THEN t END
@@ -322,6 +314,7 @@ beforeAll(async () => {
     [neighbours.map((neighbour) => neighbour.id), businessId],
   );
   await bulkInsert(
+    db,
     `INSERT INTO notice_deliveries (id, business_id, notice_id, endpoint_id, status, attempts, next_attempt_at, delivered_at, created_at, updated_at)
      SELECT gen_random_uuid(), n.business_id, n.id, ($2::uuid[])[array_position($1::uuid[], n.business_id)],
             CASE WHEN pending THEN 'PENDING' ELSE 'DELIVERED' END, 1,
@@ -330,6 +323,7 @@ beforeAll(async () => {
     [businessIds, endpointIds],
   );
   await bulkInsert(
+    db,
     `INSERT INTO delivery_attempts (id, delivery_id, endpoint_id, attempt, attempted_at, status_code, duration_ms)
      SELECT gen_random_uuid(), d.id, d.endpoint_id, 1, d.created_at, CASE WHEN d.status = 'DELIVERED' THEN 200 ELSE 503 END, 120
        FROM notice_deliveries d WHERE d.business_id = ANY($1::uuid[])`,
@@ -338,6 +332,7 @@ beforeAll(async () => {
   // An e-mail for each of the first appointments, over the same 40 days: all sent but the last
   // hundred, of which half not yet relayed.
   await bulkInsert(
+    db,
     `INSERT INTO outbound_emails (id, business_id, appointment_id, kind, audience, recipient, sender_name, subject, body_text,
                                   calendar, calendar_method, created_at, relayed_at, sent_at, attempts)
      SELECT gen_random_uuid(), a.business_id, a.id, 'APPOINTMENT_BOOKED', 'CLIENT', 'client@example.com', 'Salon', 'Booked', 'Booked.',
@@ -350,6 +345,7 @@ beforeAll(async () => {
   );
   // Stored answers and claims of a day's writes, expiring over the day.
   await bulkInsert(
+    db,
     `INSERT INTO idempotency_records (id, api_key_id, idempotency_key, fingerprint, response_status, response_body,
                                       response_content_type, created_at, expires_at)
      SELECT gen_random_uuid(), $1, 'key-' || i, 'fingerprint', 201, '{}', 'application/json', t - interval '1 day', t
@@ -357,6 +353,7 @@ beforeAll(async () => {
     [apiKeyId],
   );
   await bulkInsert(
+    db,
     `INSERT INTO idempotency_claims (api_key_id, idempotency_key, fingerprint, expires_at)
      SELECT $1, 'claim-' || i, 'fingerprint', now() - interval '12 hours' + i * interval '1 day' / ${ROWS} FROM generate_series(1, ${ROWS}) AS i`,
     [apiKeyId],

@@ -8,6 +8,7 @@ import type { BoundStatement, StatementParams } from '#database/statement.js';
 import { seed } from '../../utils/seed.js';
 import type { TestContext, TestSql } from '../../utils/test-context.js';
 import { startReads } from './reads-test.module.js';
+import { bulkInsert } from '../../utils/bulk-insert.js';
 
 /**
  * A page deep in a big list must cost the same as the first: the repositories' exact SQL is
@@ -106,20 +107,6 @@ function expectKeysetPlanOf(plan: Plan, table: string, index: string, keyset: st
   expect(scan['Rows Removed by Filter'] ?? 0).toBe(0);
 }
 
-/**
- * A bulk insert of the setup, written directly: hundreds of thousands of rows are one set-based
- * statement each here, where the fixture loader writes a row at a time (minutes). They may take
- * longer than a request's statement timeout on a loaded machine.
- */
-async function bulkInsert(text: string, params: unknown[]): Promise<void> {
-  await db.transaction(async (sql) => {
-    await sql.query('SET LOCAL statement_timeout = 0');
-    // Rows spread over years, as a business's history is, not all at the load's one stamp (docs/design-record.md#d27).
-    await sql.query(`SELECT set_config('app.given_stamps', 'on', true)`);
-    await sql.query(text, params);
-  });
-}
-
 beforeAll(async () => {
   context = await startReads();
   db = context.sql;
@@ -134,6 +121,7 @@ beforeAll(async () => {
   // One statement: four staff members in turn, a 30-minute appointment every 30 minutes (each
   // staff member's never overlap), statuses and five clients in rotation, each updated when it starts.
   await bulkInsert(
+    db,
     `INSERT INTO appointments (id, business_id, staff_id, service_name, client_id, status, starts_at, ends_at, duration_min,
                                price_cents, currency, source, code, updated_at)
      SELECT gen_random_uuid(), $1, ($2::uuid[])[1 + i % 4], 'Cut', ($3::uuid[])[1 + i % 5],
@@ -144,6 +132,7 @@ beforeAll(async () => {
     [businessId, staffIds, clientIds],
   );
   await bulkInsert(
+    db,
     `INSERT INTO clients (id, business_id, name, consent, created_at, updated_at)
      SELECT gen_random_uuid(), $1, 'Client ' || i, true, t, t
        FROM generate_series(1, ${OTHERS}) AS i,
@@ -151,12 +140,14 @@ beforeAll(async () => {
     [businessId],
   );
   await bulkInsert(
+    db,
     `INSERT INTO payments (id, business_id, appointment_id, channel, method, status, amount_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), a.business_id, a.id, 'IN_PERSON', 'CARD', 'PAID', 2000, 'EUR', a.ends_at, a.ends_at
        FROM appointments a WHERE a.business_id = $1 ORDER BY a.starts_at LIMIT ${OTHERS}`,
     [businessId],
   );
   await bulkInsert(
+    db,
     `INSERT INTO sales (id, business_id, number, status, subtotal_cents, discount_cents, total_cents, currency, created_at, updated_at)
      SELECT gen_random_uuid(), $1, i, 'COMPLETED', 2000, 0, 2000, 'EUR', t, t
        FROM generate_series(1, ${OTHERS}) AS i,
