@@ -73,6 +73,8 @@ const bound = <P extends StatementParams, R>(statement: Statement<P, R>, params:
 let context: TestContext;
 let db: TestSql;
 let seeded: Seeded;
+/** The businesses the setup wrote rows for: the one read, and its neighbours. */
+let seededBusinessIds: string[] = [];
 
 const reads = () => context.app.get(AppointmentReadsRepository);
 const clients = () => context.app.get(ClientsRepository);
@@ -304,6 +306,7 @@ beforeAll(async () => {
     );
   }
   const businessIds = [businessId, ...neighbours.map((neighbour) => neighbour.id)];
+  seededBusinessIds = businessIds;
   const endpointIds = [endpointId, ...neighbours.map((neighbour) => neighbour.webhooks.hook.id)];
   await bulkInsert(
     db,
@@ -395,7 +398,16 @@ beforeAll(async () => {
   };
   for (const table of TABLES) await db.query(`ANALYZE ${table}`);
 }, 300_000);
-afterAll(() => context.close());
+// The suites share one database, one at a time (jest.config.mjs): the setup's outbox backlog, due
+// deliveries and idempotency rows would be relayed, swept or counted by the suites after this one.
+afterAll(async () => {
+  // A notice's deliveries and their attempts go with it (ON DELETE CASCADE).
+  await db.query('DELETE FROM notices WHERE business_id = ANY($1::uuid[])', [seededBusinessIds]);
+  await db.query('DELETE FROM outbound_emails WHERE business_id = ANY($1::uuid[])', [seededBusinessIds]);
+  await db.query('DELETE FROM idempotency_claims WHERE api_key_id = $1', [seeded.apiKeyId]);
+  await db.query('DELETE FROM idempotency_records WHERE api_key_id = $1', [seeded.apiKeyId]);
+  await context.close();
+});
 
 describe('each index kept for a read is planned by the statement that needs it', () => {
   const cases = Object.entries(PLANNED).flatMap(([index, uses]) => uses.map((use, i) => ({ index, use, n: i + 1 })));
