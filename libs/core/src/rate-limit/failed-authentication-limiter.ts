@@ -24,6 +24,12 @@ export class FailedAuthenticationLimiter {
   private readonly recentKeys: RecentlyAuthenticatedKeys;
   /** Networks that failed on this instance within the window. */
   private readonly failedHere = new LookupCache<true>(10_000);
+  /**
+   * Networks this instance learnt are over the limit, with the time (ms) until which they stay so:
+   * the log only grows until its oldest entry leaves the window, whatever other instances record,
+   * so until then the answer is known without asking Redis again.
+   */
+  private readonly refusedHere = new LookupCache<number>(10_000);
   private readonly open: RateLimitDecision;
 
   constructor(config: AppConfig, @InjectRedis() redis: RedisClient) {
@@ -42,12 +48,17 @@ export class FailedAuthenticationLimiter {
    * database: yes while the address's network has failures left in its window, and after that only
    * for a key that authenticated recently. Redis is asked about the network only when it has failed
    * on this instance within the window: well-behaved clients, nearly all traffic, cost no round
-   * trip; a flood pays one database lookup per instance before it is seen.
+   * trip; a flood pays one database lookup per instance before it is seen. Under a flood, a key
+   * this instance saw authenticate costs no round trip either (a partner behind the flooding
+   * address is served as before it began), and a key it did not see costs one: whether the
+   * deployment knows it (docs/design-record.md#d24).
    */
   async admitsLookup(address: string, keyHash: string): Promise<RateLimitDecision> {
     const network = addressNetwork(address);
-    if (this.failedHere.get(network, performance.now()) === undefined) return this.open;
-    const decision = await this.limiter.peek(network);
+    const now = performance.now();
+    if (this.failedHere.get(network, now) === undefined) return this.open;
+    if (this.recentKeys.knownHere(keyHash)) return this.open;
+    const decision = this.refusedUntil(network, now) ?? this.noteRefusal(network, await this.limiter.peek(network));
     if (decision.allowed || (await this.recentKeys.has(keyHash))) return this.open;
     return decision;
   }
@@ -61,6 +72,22 @@ export class FailedAuthenticationLimiter {
   async recordFailure(address: string): Promise<RateLimitDecision> {
     const network = addressNetwork(address);
     this.failedHere.set(network, true, performance.now() + this.policy.windowSeconds * 1000);
-    return this.limiter.consume(network);
+    return this.noteRefusal(network, await this.limiter.consume(network));
+  }
+
+  /** The refusal this instance knows the network is under, with the time left; null when it knows of none. */
+  private refusedUntil(network: string, now: number): RateLimitDecision | null {
+    const until = this.refusedHere.get(network, now);
+    if (until === undefined) return null;
+    const seconds = (until - now) / 1000;
+    return { allowed: false, limit: this.policy.limit, remaining: 0, resetSeconds: seconds, retryAfterSeconds: seconds };
+  }
+
+  private noteRefusal(network: string, decision: RateLimitDecision): RateLimitDecision {
+    if (!decision.allowed && decision.retryAfterSeconds !== null) {
+      const until = performance.now() + decision.retryAfterSeconds * 1000;
+      this.refusedHere.set(network, until, until);
+    }
+    return decision;
   }
 }

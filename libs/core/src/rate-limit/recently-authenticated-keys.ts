@@ -70,6 +70,11 @@ export class RecentlyAuthenticatedKeys {
     await this.send((redis) => redis.del(this.keyPrefix + tag));
   }
 
+  /** Whether this instance knows, without asking Redis, that the key with this stored hash authenticated recently. */
+  knownHere(keyHash: string): boolean {
+    return this.local.get(this.tag(keyHash), this.clock()) === true;
+  }
+
   /** Whether the key with this stored hash authenticated recently, here or on another instance. */
   async has(keyHash: string): Promise<boolean> {
     const tag = this.tag(keyHash);
