@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { MIGRATIONS } from '#database/migrations.js';
 import { EXTENSION_MIGRATIONS } from '#extensions/index.js';
+import { copyDatabase } from './copy-database.js';
 import { BENCH_SECRETS, databaseUrl, REPO_ROOT, RUN_DATABASE, TEMPLATE_DATABASE } from '../settings.js';
 
 const GENERATOR = join(REPO_ROOT, 'bench', 'data', 'generate.sql');
@@ -84,10 +85,7 @@ export async function ensureTemplate(rebuild: boolean, log: (line: string) => vo
 
 /** A fresh bench_run, copied from the template: every run starts from the same rows. */
 export async function createRunDatabase(): Promise<string> {
-  await withServer(async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${RUN_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${RUN_DATABASE} TEMPLATE ${TEMPLATE_DATABASE}`);
-  });
+  await withServer((client) => copyDatabase(client, TEMPLATE_DATABASE, RUN_DATABASE));
   return databaseUrl(RUN_DATABASE);
 }
 
