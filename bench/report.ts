@@ -59,6 +59,12 @@ export function costsSummary(scenarios: ScenarioReport[]): string {
     for (const line of profile.summary.byArea.slice(0, 6)) lines.push(`    ${(line.share * 100).toFixed(1)}%  ${line.what}`);
     lines.push('  top functions (self time):');
     for (const line of profile.summary.topFunctions.slice(0, 6)) lines.push(`    ${(line.share * 100).toFixed(1)}%  ${line.what}`);
+    const allocation = profile.allocation;
+    if (!allocation) continue;
+    lines.push(`  allocated: ${Math.round(allocation.bytesPerRequest / 1024)} KB per request; by area:`);
+    for (const line of allocation.byArea.slice(0, 6)) lines.push(`    ${(line.share * 100).toFixed(1)}%  ${line.what}`);
+    lines.push('  top functions (bytes allocated):');
+    for (const line of allocation.topFunctions.slice(0, 8)) lines.push(`    ${(line.share * 100).toFixed(1)}%  ${line.what}`);
   }
   return lines.join('\n');
 }

@@ -1,23 +1,25 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Catalogue } from '../data/catalogue.js';
 import { APP_CORE, BENCH_SECRETS, REDIS_URL, REPO_ROOT, RUN_NAME, type BenchOptions } from '../settings.js';
 import type { Figure } from './figures.js';
 import { freePort, PinnedProcess } from './pinned-process.js';
-import { summarizeProfile, type ProfileSummary } from './profile.js';
+import { summarizeAllocations, summarizeProfile, type AllocationSummary, type ProfileSummary } from './profile.js';
 
 export const API_SCRIPT = 'dist/apps/api/src/main.js';
 export const WORKER_SCRIPT = 'dist/apps/worker/src/main.js';
 
-/** The node flags of `npm run start:api` (package.json), so the bench runs the API as operators do. */
-export const API_NODE_FLAGS: string[] = (() => {
+/** The node flags of an npm script that runs `node [flags] <script>` (package.json), so the bench runs the process as operators do. */
+function nodeFlagsOf(npmScript: string, script: string): string[] {
   const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   // After the environment it sets (NODE_ENV=${NODE_ENV:-production}): the bench sets its own.
-  const command = scripts['start:api'].split(/\s+/).filter((word) => !/^[A-Z_]+=/.test(word));
-  if (command[0] !== 'node' || command.at(-1) !== API_SCRIPT) throw new Error(`start:api is not "node [flags] ${API_SCRIPT}"`);
+  const command = scripts[npmScript].split(/\s+/).filter((word) => !/^[A-Z_]+=/.test(word));
+  if (command[0] !== 'node' || command.at(-1) !== script) throw new Error(`${npmScript} is not "node [flags] ${script}"`);
   return command.slice(1, -1);
-})();
+}
+export const API_NODE_FLAGS = nodeFlagsOf('start:api', API_SCRIPT);
+export const WORKER_NODE_FLAGS = nodeFlagsOf('start:worker', WORKER_SCRIPT);
 /** Raw profiles and other large artefacts: git-ignored. */
 export const ARTEFACTS = join(REPO_ROOT, 'bench', 'results', 'tmp');
 
@@ -48,6 +50,8 @@ export interface ProfileReport {
   cpuMs: number;
   summary: ProfileSummary;
   file: string;
+  /** What the process allocated meanwhile, from the sampling heap profile beside the CPU profile. */
+  allocation?: AllocationSummary;
 }
 
 export interface ScenarioReport {
@@ -131,7 +135,7 @@ export class Bench {
     return PinnedProcess.start({
       name: 'worker',
       core: APP_CORE,
-      nodeArgs: [...profileArgs(profiled), ...this.stallTraceArgs(), WORKER_SCRIPT],
+      nodeArgs: [...profileArgs(profiled), ...this.stallTraceArgs(), ...WORKER_NODE_FLAGS, WORKER_SCRIPT],
       env: { ...this.appEnv(env), ...profileNotesEnv(profiled), ...this.stallTraceEnv('worker') },
       ipc: profiled !== undefined,
     });
@@ -206,12 +210,14 @@ export class Bench {
     if (!file) throw new Error(`No CPU profile was written in ${profiled.dir}:\n${target.tail()}`);
     const { statements, markMicros } = JSON.parse(readFileSync(profiled.notesFile, 'utf8')) as { statements: number; markMicros: number };
     const path = join(profiled.dir, file);
+    const allocations = join(profiled.dir, 'alloc.heapprofile');
     return {
       of,
       statementsPerRequest: Math.round((statements / requests) * 10) / 10,
       cpuMs: Math.round(cpuMs),
       summary: summarizeProfile(path, markMicros),
       file: path.replace(`${REPO_ROOT}/`, ''),
+      allocation: existsSync(allocations) ? summarizeAllocations(allocations, requests) : undefined,
     };
   }
 }

@@ -77,3 +77,42 @@ export function summarizeProfile(path: string, fromMicros: number, count = 12): 
   });
   return { busyMs: Math.round(busy / 1000), byArea: top(byArea, busy, count), topFunctions: top(byFunction, busy, count) };
 }
+
+interface AllocationNode {
+  callFrame: CpuProfileNode['callFrame'];
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+export interface AllocationSummary {
+  /** Bytes allocated per request (or per delivery) under the measured load, collected since or not. */
+  bytesPerRequest: number;
+  /** Share of the bytes by area, as for CPU. */
+  byArea: CostLine[];
+  /** The functions that allocated most themselves. */
+  topFunctions: CostLine[];
+}
+
+/** Bytes allocated by area and by function, from a sampling heap profile that kept collected objects (profiling-preload.ts). */
+export function summarizeAllocations(path: string, requests: number, count = 12): AllocationSummary {
+  const { head } = JSON.parse(readFileSync(path, 'utf8')) as { head: AllocationNode };
+  const byArea = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const visit = (node: AllocationNode): void => {
+    if (node.selfSize > 0) {
+      total += node.selfSize;
+      const area = areaOf(node.callFrame);
+      byArea.set(area, (byArea.get(area) ?? 0) + node.selfSize);
+      const fn = describe(node.callFrame);
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + node.selfSize);
+    }
+    node.children.forEach(visit);
+  };
+  visit(head);
+  return {
+    bytesPerRequest: Math.round(total / Math.max(requests, 1)),
+    byArea: top(byArea, total, count),
+    topFunctions: top(byFunction, total, count),
+  };
+}

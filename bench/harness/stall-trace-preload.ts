@@ -4,8 +4,13 @@
 //   loop   the event loop was late by more than LOOP_MS within a window of WINDOW_MS
 //   gc     a garbage-collector pause longer than GC_MS, with its kind
 //   sql    a statement (or a pool checkout) that took longer than SQL_MS from the caller's side
+// and, once a second, what the process spent that second, to compare the hostile's onset in S9
+// with its steady state:
+//   second cpu <ms> gc <ms by kind, count> heap <used>/<total> MB cores <busy %>/<busy %> iowait <%>
+// (the cores as the whole machine used them: a late loop with little CPU of its own is a core
+// taken by another process, or a process waiting on the disk)
 // Lines, not a profile: the bench lines them up with its own slowest requests by time.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver, constants } from 'node:perf_hooks';
 import pg from 'pg';
 
@@ -31,13 +36,55 @@ const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
 };
+/** GC pauses of the current second, by kind: total milliseconds and count. */
+let gcThisSecond = new Map<string, { ms: number; count: number }>();
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    if (entry.duration <= GC_MS) continue;
     const kind = (Reflect.get(entry, 'detail') as { kind?: number } | undefined)?.kind;
-    write(`gc ${GC_KINDS[kind ?? -1] ?? String(kind)} ${Math.round(entry.duration)} ms`);
+    const name = GC_KINDS[kind ?? -1] ?? String(kind);
+    const sum = gcThisSecond.get(name) ?? { ms: 0, count: 0 };
+    sum.ms += entry.duration;
+    sum.count++;
+    gcThisSecond.set(name, sum);
+    if (entry.duration > GC_MS) write(`gc ${name} ${Math.round(entry.duration)} ms`);
   }
 }).observe({ entryTypes: ['gc'] });
+
+/** Per core: [busy, all] jiffies from /proc/stat; and the machine's iowait. */
+function coreTimes(): { cores: [number, number][]; iowait: number; all: number } {
+  const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+  const fields = (line: string) => line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const cores = lines
+    .filter((line) => /^cpu\d/.test(line))
+    .map((line) => {
+      const [user, nice, system, idle, iowait, irq, softirq, steal] = fields(line);
+      const busy = user + nice + system + irq + softirq + steal;
+      return [busy, busy + idle + iowait] as [number, number];
+    });
+  const total = fields(lines[0]);
+  return { cores, iowait: total[4], all: total.reduce((a, b) => a + b, 0) };
+}
+let coresBefore = coreTimes();
+function coresLine(): string {
+  const now = coreTimes();
+  const busy = now.cores.map(([b, all], i) =>
+    Math.round(((b - coresBefore.cores[i][0]) / Math.max(all - coresBefore.cores[i][1], 1)) * 100),
+  );
+  const iowait = Math.round(((now.iowait - coresBefore.iowait) / Math.max(now.all - coresBefore.all, 1)) * 100);
+  coresBefore = now;
+  return `cores ${busy.join('/')} % iowait ${iowait} %`;
+}
+
+let cpuBefore = process.cpuUsage();
+setInterval(() => {
+  const cpu = process.cpuUsage(cpuBefore);
+  cpuBefore = process.cpuUsage();
+  const gc = [...gcThisSecond].map(([name, sum]) => `${name} ${sum.ms.toFixed(1)}/${sum.count}`).join(', ');
+  gcThisSecond = new Map();
+  const { heapUsed, heapTotal } = process.memoryUsage();
+  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  write(`second cpu ${Math.round((cpu.user + cpu.system) / 1000)} gc ${gc || '-'} heap ${mb(heapUsed)}/${mb(heapTotal)} MB ${coresLine()}`);
+}, 1000).unref();
 
 /** Writes `line(ms)` once `result` (when it is a promise) settles later than SQL_MS after `started`. */
 function whenSlow(result: unknown, started: number, line: (ms: number) => string): void {
