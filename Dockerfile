@@ -3,7 +3,7 @@
 # One image for the three processes (see docker-compose.yml):
 #   api     node --max-semi-space-size=16 --max-old-space-size=192 dist/apps/api/src/main.js   (the default CMD;
 #           heap sized for a ~256 MB container, see README "Performance")
-#   worker  node dist/apps/worker/src/main.js
+#   worker  node --max-semi-space-size=16 dist/apps/worker/src/main.js   (young generation as the API's)
 #   admin   node dist/apps/admin/src/main.js <command>  e.g. `migrate`
 #
 # The base image already has Node 24, so the runtime stage leaves out the optional dependency
