@@ -6,7 +6,7 @@
 //   sql    a statement (or a pool checkout) that took longer than SQL_MS from the caller's side
 // and, once a second, what the process spent that second, to compare the hostile's onset in S9
 // with its steady state:
-//   second cpu <ms> gc <ms by kind, count> heap <used>/<total> MB cores <busy %>/<busy %> iowait <%>
+//   second cpu <ms> (user <ms>) gc <ms by kind, count> heap <used>/<total> MB sockets <open> timers <pending> cores <busy %>/<busy %> iowait <%>
 // (the cores as the whole machine used them: a late loop with little CPU of its own is a core
 // taken by another process, or a process waiting on the disk)
 // Lines, not a profile: the bench lines them up with its own slowest requests by time.
@@ -83,7 +83,14 @@ setInterval(() => {
   gcThisSecond = new Map();
   const { heapUsed, heapTotal } = process.memoryUsage();
   const mb = (bytes: number) => Math.round(bytes / 1048576);
-  write(`second cpu ${Math.round((cpu.user + cpu.system) / 1000)} gc ${gc || '-'} heap ${mb(heapUsed)}/${mb(heapTotal)} MB ${coresLine()}`);
+  // The kernel's share (the system time) and what the process holds open tell a busier second that
+  // allocates no more from one that does more work: sockets opened and closed, timers piling up.
+  const resources = process.getActiveResourcesInfo();
+  const count = (type: string) => resources.filter((resource) => resource === type).length;
+  write(
+    `second cpu ${Math.round((cpu.user + cpu.system) / 1000)} (user ${Math.round(cpu.user / 1000)}) gc ${gc || '-'} ` +
+      `heap ${mb(heapUsed)}/${mb(heapTotal)} MB sockets ${count('TCPSocketWrap')} timers ${count('Timeout')} ${coresLine()}`,
+  );
 }, 1000).unref();
 
 /** Writes `line(ms)` once `result` (when it is a promise) settles later than SQL_MS after `started`. */
