@@ -4,22 +4,16 @@ import { tmpdir } from 'node:os';
 import type { Catalogue } from '../data/catalogue.js';
 import { APP_CORE, BENCH_SECRETS, REDIS_URL, REPO_ROOT, RUN_NAME, type BenchOptions } from '../settings.js';
 import type { Figure } from './figures.js';
+import { nodeFlagsOf } from './node-flags.js';
 import { freePort, PinnedProcess } from './pinned-process.js';
 import { summarizeAllocations, summarizeProfile, type AllocationSummary, type ProfileSummary } from './profile.js';
 
 export const API_SCRIPT = 'dist/apps/api/src/main.js';
 export const WORKER_SCRIPT = 'dist/apps/worker/src/main.js';
 
-/** The node flags of an npm script that runs `node [flags] <script>` (package.json), so the bench runs the process as operators do. */
-function nodeFlagsOf(npmScript: string, script: string): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  // After the environment it sets (NODE_ENV=${NODE_ENV:-production}): the bench sets its own.
-  const command = scripts[npmScript].split(/\s+/).filter((word) => !/^[A-Z_]+=/.test(word));
-  if (command[0] !== 'node' || command.at(-1) !== script) throw new Error(`${npmScript} is not "node [flags] ${script}"`);
-  return command.slice(1, -1);
-}
-export const API_NODE_FLAGS = nodeFlagsOf('start:api', API_SCRIPT);
-export const WORKER_NODE_FLAGS = nodeFlagsOf('start:worker', WORKER_SCRIPT);
+const PACKAGE_JSON = readFileSync(join(REPO_ROOT, 'package.json'), 'utf8');
+export const API_NODE_FLAGS = nodeFlagsOf(PACKAGE_JSON, 'start:api', API_SCRIPT);
+export const WORKER_NODE_FLAGS = nodeFlagsOf(PACKAGE_JSON, 'start:worker', WORKER_SCRIPT);
 /** Raw profiles and other large artefacts: git-ignored. */
 export const ARTEFACTS = join(REPO_ROOT, 'bench', 'results', 'tmp');
 
