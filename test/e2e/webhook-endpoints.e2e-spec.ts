@@ -323,7 +323,16 @@ describe('the event log and redelivery', () => {
     expect(copies.map((copy) => copy.headers['webhook-id'])).toEqual([noticeId, noticeId]);
     expect(verifyNotice(endpoint.secret, copies[1])).toEqual(JSON.parse(delivered.body));
 
-    const log = await api.get(`/webhook-endpoints/${endpoint.id}/deliveries`, { key: business.hooks });
+    // The worker records an attempt after the receiver has answered: wait for the second record.
+    const log = await eventually(
+      async () => {
+        const read = await api.get(`/webhook-endpoints/${endpoint.id}/deliveries`, { key: business.hooks });
+        const held = read.status === 200 ? (read.body.data as { eventId: string }[]).filter((a) => a.eventId === noticeId) : [];
+        return read.status !== 200 || held.length >= 2 ? read : null;
+      },
+      15_000,
+      'the second attempt in the log',
+    );
     expect(log.status).toBe(200);
     const attempts = (log.body.data as { eventId: string }[]).filter((a) => a.eventId === noticeId);
     expect(attempts).toEqual([
