@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { PoolShare } from './pool-share.js';
+import { queryOn } from './query-on.js';
 import { requestTenant } from './request-tenant.js';
 import { StatementFailedError } from './statement-failed-error.js';
 import { preparedNameOn } from './statement-names.js';
@@ -177,7 +178,7 @@ export class Database {
       try {
         result = await connectionHeld.run('transaction', () => this.ambient.run(transaction, work));
       } catch (error) {
-        if (transaction.begun) await connection.query('ROLLBACK').catch(() => undefined);
+        if (transaction.begun) await queryOn(connection, 'ROLLBACK').catch(() => undefined);
         throw error;
       }
       if (transaction.begun) await this.commit(transaction);
@@ -187,7 +188,7 @@ export class Database {
   }
 
   private async commit({ connection, last }: Transaction): Promise<void> {
-    const committed = connection.query('COMMIT').catch((error: unknown) => {
+    const committed = queryOn(connection, 'COMMIT').catch((error: unknown) => {
       throw new StatementFailedError('commit', error as Error);
     });
     try {
@@ -197,7 +198,7 @@ export class Database {
       // A COMMIT that fails (a deferred constraint, a serialization failure) ends the
       // transaction; the ROLLBACK only makes sure no transaction is left open on the connection.
       committed.catch(() => undefined);
-      await connection.query('ROLLBACK').catch(() => undefined);
+      await queryOn(connection, 'ROLLBACK').catch(() => undefined);
       throw error;
     }
   }
@@ -274,7 +275,7 @@ export class Database {
     transaction.begun = true;
     // Fixed text, no values: the options' SET LOCAL goes with BEGIN.
     const { planCacheMode } = transaction.options;
-    return transaction.connection.query(planCacheMode === undefined ? 'BEGIN' : `BEGIN; SET LOCAL plan_cache_mode = ${planCacheMode}`);
+    return queryOn(transaction.connection, planCacheMode === undefined ? 'BEGIN' : `BEGIN; SET LOCAL plan_cache_mode = ${planCacheMode}`);
   }
 
   private async run(statement: Statement<StatementParams, unknown>, params: StatementParams): Promise<pg.QueryResult> {
@@ -290,7 +291,7 @@ export class Database {
     params: StatementParams,
   ): Promise<pg.QueryResult> {
     const name = statement.planEachCall ? undefined : preparedNameOn(connection, statement.name);
-    return connection.query({ name, text: statement.text, values: [...params] }).catch((error: unknown) => {
+    return queryOn(connection, { name, text: statement.text, values: [...params] }).catch((error: unknown) => {
       throw new StatementFailedError(statement.name, error as Error);
     });
   }
