@@ -239,7 +239,7 @@ export class Database {
     client.on('end', () => onLost());
     try {
       await client.connect();
-      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      await queryOn(client, `LISTEN ${client.escapeIdentifier(channel)}`);
     } catch (error) {
       lost = true;
       await client.end().catch(() => undefined);

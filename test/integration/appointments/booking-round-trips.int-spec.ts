@@ -51,10 +51,18 @@ async function roundTrips<T>(work: () => Promise<T>): Promise<{ result: T; trips
     if ((unanswered.get(this) ?? 0) > 0) trips.findLast((trip) => trip.connection === this)?.names.push(name);
     else trips.push({ connection: this, names: [name] });
     unanswered.set(this, (unanswered.get(this) ?? 0) + 1);
-    const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
     const answered = () => unanswered.set(this, (unanswered.get(this) ?? 1) - 1);
+    // The statement layer hands node-postgres a callback (query-on.ts): the answer is counted before it runs.
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (...answer: unknown[]) => {
+        answered();
+        return (callback as (...a: unknown[]) => unknown)(...answer);
+      };
+    }
+    const answer = (original as (...a: unknown[]) => unknown).apply(this, args);
     if (answer instanceof Promise) answer.then(answered, answered);
-    else answered();
+    else if (typeof callback !== 'function') answered();
     return answer as never;
   });
   try {
