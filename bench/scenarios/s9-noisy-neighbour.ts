@@ -270,6 +270,23 @@ export async function noisyNeighbourScenario(bench: Bench): Promise<ScenarioRepo
             [Object.values(victimErrors).reduce((a, b) => a + b, 0)],
             { op: '<=', value: 0 },
           ),
+          // The API and the worker share one core: near 1 beside the hostile, the victim waits in a
+          // queue for that core in every round, and the ratios above say how fast the machine is,
+          // not what the service isolates (docs/performance.md, issue 38's seventh look).
+          ...(
+            [
+              ['alone', alone],
+              ['beside the hostile', beside],
+              ['beside the full legal rate', besideFullRate],
+            ] as const
+          ).map(([phase, rounds]) =>
+            figure(
+              'S9',
+              `application core CPU share (API + worker), ${phase}`,
+              'share',
+              rounds.map((s) => s.apiCpuShare + s.workerCpuShare),
+            ),
+          ),
           figure('S9', 'hostile test pings answered 429', 'count', [pingsRefused]),
           figure('S9', 'hostile test pings answered 200', 'count', [hostileResult.pings['200'] ?? 0]),
           figure('S9', 'hostile test pings at the tarpit at once, at most', 'requests', [held['test ping'] ?? 0], {
