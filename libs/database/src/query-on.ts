@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { KnownShapeQuery } from './known-shape-query.js';
 
 /**
  * Sends one query on a connection and gives its answer: pg's callback form inside a promise of our
@@ -10,6 +11,10 @@ import type pg from 'pg';
  */
 export function queryOn(connection: pg.ClientBase, query: pg.QueryConfig | string): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
-    connection.query(query, (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result)));
+    const settle = (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result));
+    // A prepared statement's rows are described once per connection (known-shape-query.ts).
+    if (typeof query !== 'string' && query.name !== undefined) {
+      (connection.query as (query: KnownShapeQuery, callback: typeof settle) => void)(new KnownShapeQuery(query), settle);
+    } else connection.query(query, settle);
   });
 }

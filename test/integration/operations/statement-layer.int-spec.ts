@@ -176,3 +176,61 @@ describe('statements in one round trip', () => {
     expect(await rowsTagged('thrown-after-last')).toEqual([]);
   });
 });
+
+/** Every kind of column the service reads, and none when asked for none. */
+const TYPED_ROWS = defineStatement<
+  [count: number],
+  { n: number; at: Date; doc: { n: number }; tags: string[]; missing: string | null; big: string }
+>({
+  name: 'test_layer_typed_rows',
+  text: `SELECT g AS n, timestamptz '2035-05-01T08:00:00Z' + g * interval '1 hour' AS at, jsonb_build_object('n', g) AS doc,
+       ARRAY['a', g::text] AS tags, NULL::text AS missing, (g * 10000000000)::bigint AS big
+  FROM generate_series(1, $1::int) AS g`,
+});
+
+const typedRows = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    n: i + 1,
+    at: new Date(Date.UTC(2035, 4, 1, 8 + i + 1)),
+    doc: { n: i + 1 },
+    tags: ['a', String(i + 1)],
+    missing: null,
+    big: String((i + 1) * 10_000_000_000),
+  }));
+
+describe('a prepared statement’s rows', () => {
+  /** Describe messages of a portal (a prepared statement's execution) written while `work` ran. */
+  async function describes<T>(work: () => Promise<T>): Promise<{ result: T; sent: number }> {
+    const describe = jest.spyOn(pg.Connection.prototype, 'describe');
+    try {
+      const result = await work();
+      return { result, sent: describe.mock.calls.filter(([message]) => (message as { type: string }).type === 'P').length };
+    } finally {
+      describe.mockRestore();
+    }
+  }
+
+  it('are described by PostgreSQL once per connection, and read the same every time after', async () => {
+    const { result, sent } = await describes(() =>
+      database.transactional(async () => {
+        // First with no row at all: its description is the one kept.
+        const answers = [await database.rows(TYPED_ROWS, [0])];
+        for (const count of [1, 3, 2]) answers.push(await database.rows(TYPED_ROWS, [count]));
+        return answers;
+      }),
+    );
+    expect(result).toEqual([[], typedRows(1), typedRows(3), typedRows(2)]);
+    expect(result[2][0].at).toBeInstanceOf(Date);
+    expect(sent).toBe(1);
+  });
+
+  it('a value that cannot be sent fails its own execution, and the connection goes on', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await database.transactional(async () => {
+      expect(await database.one(PREPARED_ECHO, [1])).toEqual({ echo: 1 });
+      await expect(database.one(PREPARED_ECHO, [circular as never])).rejects.toThrow(/circular/i);
+    });
+    expect(await database.transactional(() => database.one(PREPARED_ECHO, [2]))).toEqual({ echo: 2 });
+  });
+});
