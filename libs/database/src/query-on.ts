@@ -14,7 +14,8 @@ export function queryOn(connection: pg.ClientBase, query: pg.QueryConfig | strin
     const settle = (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result));
     // A prepared statement's rows are described once per connection (known-shape-query.ts).
     if (typeof query !== 'string' && query.name !== undefined) {
-      (connection.query as (query: KnownShapeQuery, callback: typeof settle) => void)(new KnownShapeQuery(query), settle);
+      // pg's types give a query object no callback; pg itself takes one (client.js), as here.
+      (connection as unknown as { query(query: KnownShapeQuery, callback: typeof settle): void }).query(new KnownShapeQuery(query), settle);
     } else connection.query(query, settle);
   });
 }

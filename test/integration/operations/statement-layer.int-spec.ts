@@ -224,6 +224,34 @@ describe('a prepared statement’s rows', () => {
     expect(sent).toBe(1);
   });
 
+  it('read right when executions of one statement are written together, before and after its description arrived', async () => {
+    // A statement of its own, so that no connection has described it yet.
+    const cold = defineStatement<[count: number], ReturnType<typeof typedRows>[number]>({
+      name: 'test_layer_typed_rows_together',
+      text: `${TYPED_ROWS.text} /* together */`,
+    });
+    const { result, sent } = await describes(() =>
+      database.transactional(async () => {
+        const first = await database.sendTogether(
+          { statement: cold, params: [2] },
+          { statement: cold, params: [0] },
+          { statement: cold, params: [3] },
+        );
+        const after = await database.sendTogether(
+          { statement: cold, params: [1] },
+          { statement: PREPARED_ECHO, params: [4] },
+          { statement: cold, params: [2] },
+        );
+        return [...first, ...after];
+      }),
+    );
+    expect(result).toEqual([typedRows(2), [], typedRows(3), typedRows(1), [{ echo: 4 }], typedRows(2)]);
+    // The three written before any description came each asked for it, and none after (the echo
+    // may be new on this connection too: one more).
+    expect(sent).toBeGreaterThanOrEqual(3);
+    expect(sent).toBeLessThanOrEqual(4);
+  });
+
   it('a value that cannot be sent fails its own execution, and the connection goes on', async () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
