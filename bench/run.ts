@@ -3,7 +3,7 @@
 // writes the figures. Figures, not assertions: a missed target is reported (with a CPU profile
 // of where the time goes), and the exit code is 0 unless the harness itself failed.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -117,8 +117,9 @@ try {
 const runSeconds = Math.round((performance.now() - started) / 1000);
 const complete = options.only.length === 0 && !options.quick;
 const date = new Date().toISOString().slice(0, 10);
-// Only a complete run is the record; smoke and partial runs go with the other artefacts.
-const file = complete ? join(REPO_ROOT, 'bench', 'results', `${date}.json`) : join(ARTEFACTS, `${date}-${RUN_NAME}-partial.json`);
+// Only a complete run is the record (a second one of the day gets -2, and so on, never replacing
+// the first); smoke and partial runs go with the other artefacts.
+const file = complete ? recordFile(date) : join(ARTEFACTS, `${date}-${RUN_NAME}-partial.json`);
 mkdirSync(join(file, '..'), { recursive: true });
 const results = {
   date: new Date().toISOString(),
@@ -138,3 +139,10 @@ const costs = costsSummary(scenarios);
 if (costs) console.log(`${costs}\n`);
 console.log(`Run time ${Math.floor(runSeconds / 60)} min ${runSeconds % 60} s. Results: ${file.replace(`${REPO_ROOT}/`, '')}`);
 console.log(`\nMarkdown, for docs/performance.md:\n\n${markdownTable(scenarios)}`);
+
+function recordFile(date: string): string {
+  const named = (n: number) => join(REPO_ROOT, 'bench', 'results', n === 1 ? `${date}.json` : `${date}-${n}.json`);
+  let n = 1;
+  while (existsSync(named(n))) n++;
+  return named(n);
+}
