@@ -11,6 +11,8 @@ import { hashApiKey, isWellFormedApiKey } from '#core/api-keys/api-key-format.js
 import { generateAppointmentCode } from '#core/appointments/appointment-code.js';
 import { rateLimitHeaders } from '#core/rate-limit/rate-limit-headers.js';
 import { API_RATE_LIMIT_POLICY } from '#core/rate-limit/rate-limit.types.js';
+import { FIND_ACTIVE_BY_HASH } from '#core/api-keys/api-keys.repository.js';
+import { FIND_BY_ID } from '#core/appointments/appointment-reads.repository.js';
 import { SLIDING_WINDOW_LUA } from '#core/rate-limit/sliding-window.lua.js';
 import { newId } from '#database/new-id.js';
 
@@ -23,20 +25,9 @@ const scriptSha = (await redis.script('LOAD', SLIDING_WINDOW_LUA)) as string;
 const memberPrefix = randomUUID();
 let sequence = 0;
 
-// The same statements as ApiKeysRepository.findActiveByHash and AppointmentReadsRepository.findById.
-const KEY_LOOKUP = `SELECT k.id AS key_id, k.name AS key_name, k.prefix, k.scopes, k.created_at AS key_created_at,
-        b.id AS business_id, b.slug AS business_slug, b.plan
-   FROM api_keys k JOIN businesses b ON b.id = k.business_id
-  WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
-const APPOINTMENT = `
-SELECT a.id, a.status, a.starts_at, a.ends_at, a.duration_min, a.service_id, a.service_name,
-       a.price_cents, a.currency, a.staff_id, s.name AS staff_name, a.client_id, c.name AS client_name,
-       a.source, a.location_id, a.rescheduled_from_id, a.created_at, a.updated_at,
-       (extract(epoch from a.starts_at) * 1000000)::bigint::text AS position
-  FROM appointments a
-  JOIN staff s ON s.id = a.staff_id
-  JOIN clients c ON c.id = a.client_id
- WHERE a.business_id = $1 AND a.id = $2`;
+// GET /appointments/{id} runs the API's own statements, FIND_ACTIVE_BY_HASH (the key's last use
+// included) and FIND_BY_ID, imported rather than copied: a copy had fallen behind them by 1.4.0's
+// columns and the last use (docs/performance.md, "S2's floor runs the API's statements").
 const INSERT = `
 INSERT INTO appointments (id, business_id, staff_id, service_id, service_name, client_id, status, starts_at, ends_at,
                           duration_min, price_cents, currency, source, code, created_at, updated_at)
@@ -70,6 +61,8 @@ function appointmentJson(row: Row): Row {
     source: row.source,
     locationId: row.location_id ?? null,
     rescheduledFromId: row.rescheduled_from_id ?? null,
+    rescheduledToId: row.rescheduled_to_id ?? null,
+    metadata: row.metadata,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -78,7 +71,11 @@ function appointmentJson(row: Row): Row {
 async function getAppointment(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
   const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
   if (!key || !isWellFormedApiKey(key)) return send(res, 401, { code: 'API_KEY_INVALID' });
-  const { rows: keys } = await pool.query<Row>({ name: 'key_lookup', text: KEY_LOOKUP, values: [hashApiKey(API_KEY_PEPPER, key)] });
+  const { rows: keys } = await pool.query<Row>({
+    name: FIND_ACTIVE_BY_HASH.name,
+    text: FIND_ACTIVE_BY_HASH.text,
+    values: [hashApiKey(API_KEY_PEPPER, key)],
+  });
   const found = keys[0];
   if (!found) return send(res, 401, { code: 'API_KEY_INVALID' });
   const member = `${memberPrefix}:${++sequence}`;
@@ -99,7 +96,7 @@ async function getAppointment(req: IncomingMessage, res: ServerResponse, id: str
   };
   const headers = rateLimitHeaders(decision, API_RATE_LIMIT_POLICY);
   if (!decision.allowed) return send(res, 429, { code: 'API_RATE_LIMIT' }, headers);
-  const { rows } = await pool.query<Row>({ name: 'appointment', text: APPOINTMENT, values: [found.business_id, id] });
+  const { rows } = await pool.query<Row>({ name: FIND_BY_ID.name, text: FIND_BY_ID.text, values: [found.business_id, id] });
   if (rows.length === 0) return send(res, 404, { code: 'NOT_FOUND' }, headers);
   send(res, 200, appointmentJson(rows[0]), headers);
 }

@@ -62,7 +62,7 @@ export interface ApiKeyLookupRow {
 // last use, in the same statement (no round trip added), at most once a minute per key: the row is
 // written only when its time is older, so most lookups write nothing (docs/design-record.md#d26).
 // An expired key's use is recorded too: the owner sees a partner still sending the old key of a roll.
-const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
+export const FIND_ACTIVE_BY_HASH = defineStatement<[keyHash: string], ApiKeyLookupRow>({
   name: 'find_active_api_key',
   text: `WITH used AS (
          UPDATE api_keys SET last_used_at = now()
