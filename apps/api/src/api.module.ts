@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { AppConfig, loadApiConfig } from '#config/app-config.js';
 import { ConfigModule } from '#config/config.module.js';
@@ -25,7 +25,6 @@ import { RouteLayerModule } from '#http/route-layer.module.js';
 import { JobProcessingModule } from '#jobs/processors/job-processing.module.js';
 import { JobsModule } from '#jobs/jobs.module.js';
 import { ApiVersionGuard } from './auth/api-version.guard.js';
-import { VersionShapingInterceptor } from '#http/version-shaping.interceptor.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { OAuthModule } from '#core/oauth/oauth.module.js';
 import { PlanGuard } from './auth/plan.guard.js';
@@ -147,8 +146,6 @@ export class ApiModule {
         // Then the body is read: never for a caller the checks above refused (docs/design-record.md#d25).
         { provide: APP_GUARD, useClass: JsonBodyGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
-        // Outside every route's interceptors: answers leave shaped for the caller's version (docs/design-record.md#d22).
-        { provide: APP_INTERCEPTOR, useClass: VersionShapingInterceptor },
       ],
     };
   }

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Response } from 'express';
 import { API_VERSIONS, CURRENT_API_VERSION, isApiVersion, type ApiVersion } from '#contract/versions/api-versions.js';
 import type { AnswerShaper } from '#contract/versions/answer-shaper.js';
 import { validationFailed } from '#core/errors/domain-error.js';
 import type { ApiRequest } from './api-request.js';
 import { headerOccurrences } from './header-occurrences.js';
+import { shapeJsonAnswer } from './shaped-json-answer.js';
 
 /** The request and response header of version pinning (docs/design-record.md#d22). */
 export const API_VERSION_HEADER = 'Api-Version';
@@ -35,11 +37,13 @@ export function defaultApiVersionHeader(req: IncomingMessage, res: ServerRespons
 /**
  * Fixes the version the request's answer is shaped for, once its key is known: the one asked for
  * with Api-Version, else the key's pin; for an operation added later than that, the version that
- * added it. Says it in the Api-Version header.
+ * added it. Says it in the Api-Version header, and has the handler's answer shaped for it when that
+ * version changes it.
  */
-export function pinAnswerVersion(shaper: AnswerShaper, req: ApiRequest, res: ServerResponse, operationId: string | undefined): void {
+export function pinAnswerVersion(shaper: AnswerShaper, req: ApiRequest, res: Response, operationId: string | undefined): void {
   const pinned = requestedApiVersion(req) ?? req.apiKey?.apiVersion ?? CURRENT_API_VERSION;
   const version = operationId === undefined ? pinned : shaper.answerVersionOf(pinned, operationId);
   req.answerShape = { version, operationId };
   res.setHeader(API_VERSION_HEADER, version);
+  if (operationId !== undefined && shaper.reshapesAnswer(version, operationId)) shapeJsonAnswer(res, shaper, version, operationId);
 }
