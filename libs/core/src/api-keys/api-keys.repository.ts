@@ -142,14 +142,15 @@ const SET_API_VERSION = defineStatement<[businessId: string, id: string, apiVers
 RETURNING id, prefix, name, scopes, api_version AS "apiVersion", created_at AS "createdAt", expires_at AS "expiresAt"`,
 });
 
-// The live business's keys and its sandbox's (docs/design-record.md#d19), newest first.
+// The live business's keys and its sandbox's (docs/design-record.md#d19), newest first: by creation, then
+// by id (time-ordered), so keys made in the same millisecond are newest first too.
 const ACTIVE_KEYS_OF = defineStatement<[liveBusinessId: string, now: Date], ActiveApiKey & { sandbox: boolean; lastUsedAt: Date | null }>({
   name: 'active_api_keys_of_business',
   text: `SELECT k.id, k.prefix, k.name, k.scopes, k.api_version AS "apiVersion", k.created_at AS "createdAt",
        k.expires_at AS "expiresAt", k.last_used_at AS "lastUsedAt", b.live_business_id IS NOT NULL AS sandbox
   FROM api_keys k JOIN businesses b ON b.id = k.business_id
  WHERE (b.id = $1 OR b.live_business_id = $1) AND k.origin <> 'oauth' AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
- ORDER BY k.created_at DESC, k.id`,
+ ORDER BY k.created_at DESC, k.id DESC`,
 });
 
 const REVOKE_BY_ID = defineStatement<[businessId: string, id: string, now: Date], { prefix: string }>({
