@@ -11,8 +11,11 @@ import { startTestContext, type TestContext, type TestSql } from '../../utils/te
  * the expiry asked and refused from it, by the service clock, which the tests move instead of waiting.
  */
 const HOUR = 60 * 60 * 1000;
-/** Real time, moved by `offsetMs`. */
-const clock: Clock & { offsetMs: number } = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+/** Real time, moved by `offsetMs`, or held at `heldAt`. */
+const clock: Clock & { offsetMs: number; heldAt?: Date } = {
+  offsetMs: 0,
+  now: () => clock.heldAt ?? new Date(Date.now() + clock.offsetMs),
+};
 
 let context: TestContext;
 let app: INestApplicationContext;
@@ -247,5 +250,27 @@ describe("a roll's limits, as a creation's (docs/design-record.md#d28)", () => {
     const rolled = await roll(business, later.id, { origin: 'console' });
     const [stored] = await sql.query<{ origin: string }[]>('SELECT origin FROM api_keys WHERE id = $1', [rolled.id]);
     expect(stored.origin).toBe('console');
+  });
+});
+
+describe('the key list', () => {
+  it('lists keys made in the same millisecond newest first, as it lists any others', async () => {
+    const business = await salon();
+    // Every key made at one instant: only their ids (time-ordered) can tell which is newer.
+    const instant = new Date();
+    clock.heldAt = instant;
+    const made: CreatedApiKey[] = [];
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        made.push(
+          await keys().create({ businessSlug: business.slug, memberEmail: business.owner, name: `Same ${i}`, scopes: ['services.read'] }),
+        );
+      }
+    } finally {
+      clock.heldAt = undefined;
+    }
+    const listed = (await keys().list(business.slug)).keys;
+    expect(listed.map((k) => k.createdAt)).toEqual(made.map(() => instant.toISOString()));
+    expect(listed.map((k) => k.id)).toEqual(made.map((k) => k.id).reverse());
   });
 });
